@@ -1,0 +1,499 @@
+"""The game contract shared by every Cardroom game, and its errors.
+
+A game is a *decider*: its state is a fold of events. Commands (actions) are
+checked by :meth:`Game.decide`, which answers with new events or raises
+:class:`IllegalAction`; :meth:`Game.evolve` applies an event to a state and never
+raises for events ``decide`` produced. Everything a game emits is JSON-safe, so
+the same values travel through the event store, the REST API and WebSockets.
+
+Chance is recorded: the opening ``<game>.match_started`` event carries the
+secret seed (and any decks given for tests), and every deal or reshuffle event
+carries the order it produced. :meth:`Game.redact` strips those secrets for every
+seat; the closing ``<game>.match_ended`` event reveals the seed, so that
+:meth:`Game.verify` (or anyone) can re-derive every shuffle.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+JSON = Any
+Action = dict[str, Any]
+Seat = int | None
+
+
+# ---------------------------------------------------------------- errors
+
+
+class RulesError(ValueError):
+    """Base of every error the rules package raises on bad input."""
+
+    code = "rules_error"
+
+
+class IllegalAction(RulesError):
+    """The action is not allowed now. The message says why, in player terms."""
+
+    code = "illegal_action"
+
+
+class NotYourTurn(IllegalAction):
+    """The seat may not act at this moment."""
+
+    code = "not_your_turn"
+
+
+class UnknownAction(IllegalAction):
+    """The action's ``type`` does not exist in this game (or this phase)."""
+
+    code = "unknown_action"
+
+
+class MalformedAction(IllegalAction):
+    """The action is not a well-formed request (missing key, wrong type …)."""
+
+    code = "malformed_action"
+
+
+class GameOver(IllegalAction):
+    """The match has ended; nothing more can be played."""
+
+    code = "game_over"
+
+
+class InvalidOptions(RulesError):
+    """The options (or player count, or given deck) cannot start a match."""
+
+    code = "invalid_options"
+
+
+# ---------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A fact that happened in a match.
+
+    ``type`` is a stable string such as ``"alkort.card_played"`` (never a Python
+    import path) and ``version`` its payload schema version, so stored events
+    survive refactoring. ``payload`` is a JSON-safe dict and must be treated as
+    immutable: nothing in the engine mutates a payload after creating it.
+    """
+
+    type: str
+    version: int = 1
+    payload: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "version": self.version, "payload": self.payload}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Event:
+        return cls(
+            type=str(data["type"]),
+            version=int(data.get("version", 1)),
+            payload=dict(data.get("payload") or {}),
+        )
+
+    def with_payload(self, **changes: Any) -> Event:
+        """A copy with some payload keys replaced (a key set to ``...`` is dropped)."""
+        payload = {k: v for k, v in self.payload.items() if k not in changes}
+        payload.update({k: v for k, v in changes.items() if v is not ...})
+        return Event(self.type, self.version, payload)
+
+
+def events_to_json(events: Iterable[Event]) -> str:
+    return json.dumps([e.to_json() for e in events], separators=(",", ":"))
+
+
+def events_from_json(text: str) -> list[Event]:
+    return [Event.from_json(d) for d in json.loads(text)]
+
+
+# Payload keys that are secret while the match is in play, whatever the game.
+# ``seed`` and ``decks`` live in match_started; ``deck`` and ``shuffled_from``
+# in deal/reshuffle events (the full order of the cards).
+SECRET_KEYS = ("seed", "decks", "deck", "shuffled_from")
+
+
+# ---------------------------------------------------------------- options
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One match option: its name, kind, default and allowed values."""
+
+    name: str
+    default: Any
+    description: str
+    kind: str = "bool"  # "bool" | "int" | "choice" | "int_list"
+    choices: tuple[Any, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    nullable: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "type": self.kind,
+            "default": self.default,
+            "description": self.description,
+        }
+        if self.choices:
+            data["choices"] = list(self.choices)
+        if self.minimum is not None:
+            data["min"] = self.minimum
+        if self.maximum is not None:
+            data["max"] = self.maximum
+        if self.nullable:
+            data["nullable"] = True
+        return data
+
+    def check(self, value: Any) -> Any:
+        """Return ``value`` if it suits this option, else raise InvalidOptions."""
+        if value is None and self.nullable:
+            return None
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise InvalidOptions(f"Option {self.name!r} must be true or false")
+        elif self.kind == "int":
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise InvalidOptions(f"Option {self.name!r} must be a whole number")
+            if self.minimum is not None and value < self.minimum:
+                raise InvalidOptions(
+                    f"Option {self.name!r} must be at least {self.minimum}"
+                )
+            if self.maximum is not None and value > self.maximum:
+                raise InvalidOptions(
+                    f"Option {self.name!r} must be at most {self.maximum}"
+                )
+            if self.choices and value not in self.choices:
+                allowed = ", ".join(map(str, self.choices))
+                raise InvalidOptions(f"Option {self.name!r} must be one of {allowed}")
+        elif self.kind == "choice":
+            if value not in self.choices or isinstance(value, bool):
+                allowed = ", ".join(json.dumps(c) for c in self.choices)
+                raise InvalidOptions(f"Option {self.name!r} must be one of {allowed}")
+        elif self.kind == "int_list":
+            if not isinstance(value, list) or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in value
+            ):
+                raise InvalidOptions(
+                    f"Option {self.name!r} must be a list of whole numbers"
+                )
+            value = list(value)
+        else:  # pragma: no cover - programming error
+            raise AssertionError(self.kind)
+        return value
+
+
+def options_validate(schema: Sequence[Option], options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Fill defaults and check every value; unknown names are rejected."""
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise InvalidOptions("Options must be a JSON object")
+    known = {o.name: o for o in schema}
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise InvalidOptions(
+            f"Unknown option {unknown[0]!r}; this game knows: {', '.join(sorted(known))}"
+        )
+    return {
+        o.name: o.check(options[o.name]) if o.name in options else o.default
+        for o in schema
+    }
+
+
+# ---------------------------------------------------------------- outcome
+
+
+def places_for(scores: Sequence[float], *, lower_is_better: bool) -> list[int]:
+    """Sports ranking: tied seats share the best place of their group.
+
+    >>> places_for([3, 1, 3, 0], lower_is_better=True)
+    [3, 2, 3, 1]
+    >>> places_for([10, 10, 4, 4], lower_is_better=False)
+    [1, 1, 3, 3]
+    """
+    sign = 1 if lower_is_better else -1
+    return [1 + sum(1 for o in scores if sign * o < sign * s) for s in scores]
+
+
+def outcome_from_scores(
+    scores: Sequence[Any], *, lower_is_better: bool, places: Sequence[int] | None = None
+) -> dict[str, Any]:
+    """The §3 outcome dict; ``places`` may be given when ties break otherwise."""
+    pl = list(places) if places is not None else places_for(scores, lower_is_better=lower_is_better)
+    return {
+        "scores": list(scores),
+        "places": pl,
+        "winners": [i for i, p in enumerate(pl) if p == 1],
+    }
+
+
+# ---------------------------------------------------------------- the contract
+
+S = TypeVar("S")
+
+
+class Game(ABC, Generic[S]):
+    """The contract every game implements (ARCHITECTURE.md §3).
+
+    Subclasses set the class attributes and implement the abstract methods.
+    ``replay``, ``options_schema``, ``validate_options``, JSON helpers and
+    ``verify`` are shared.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    lower_score_is_better: ClassVar[bool]
+    #: The frozen dataclass holding a match's full state (for the state codec).
+    state_type: ClassVar[type]
+    #: Options, in the order they are documented.
+    OPTIONS: ClassVar[tuple[Option, ...]]
+
+    # -- options and setup
+
+    def options_schema(self) -> dict[str, dict[str, Any]]:
+        """Every option with its type, default and allowed values (JSON-safe)."""
+        return {o.name: o.to_json() for o in self.OPTIONS}
+
+    def default_options(self) -> dict[str, Any]:
+        return {o.name: o.default for o in self.OPTIONS}
+
+    def validate_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Defaults filled in, every value checked; raises InvalidOptions."""
+        return options_validate(self.OPTIONS, options)
+
+    def validate_players(self, players: object, options: Mapping[str, Any] | None = None) -> int:
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise InvalidOptions("The number of players must be a whole number")
+        lo, hi = self.player_range(self.validate_options(options))
+        if not lo <= players <= hi:
+            raise InvalidOptions(
+                f"{self.title} is played by {lo} to {hi} players, not {players}"
+            )
+        return players
+
+    def player_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        """Allowed player counts for these (validated) options."""
+        return self.min_players, self.max_players
+
+    @abstractmethod
+    def start(
+        self,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        seed: int | str | None = None,
+        deck: Sequence[Any] | None = None,
+    ) -> list[Event]:
+        """Opening events: ``<game>.match_started`` then the first deal."""
+
+    @abstractmethod
+    def standard_deck(self, options: Mapping[str, Any]) -> list[Any]:
+        """The unshuffled deck order for these options (input of every deal)."""
+
+    # -- the fold
+
+    @abstractmethod
+    def evolve(self, state: S | None, event: Event) -> S:
+        """Apply one event. ``state`` is None only for ``match_started``."""
+
+    def replay(self, events: Iterable[Event]) -> S:
+        state: S | None = None
+        for event in events:
+            state = self.evolve(state, event)
+        if state is None:
+            raise InvalidOptions("No events to replay")
+        return state
+
+    # -- deciding
+
+    @abstractmethod
+    def to_act(self, state: S) -> tuple[int, ...]:
+        """Seats that may act now; ``()`` when the match is over."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now, in the §3 forms (no extra keys)."""
+
+    @abstractmethod
+    def decide(self, state: S, seat: int, action: Mapping[str, Any]) -> list[Event]:
+        """Events that ``action`` by ``seat`` causes; raises IllegalAction."""
+
+    def apply(self, state: S, seat: int, action: Mapping[str, Any]) -> tuple[S, list[Event]]:
+        """Convenience: decide, then evolve through the new events."""
+        events = self.decide(state, seat, action)
+        for event in events:
+            state = self.evolve(state, event)
+        return state, events
+
+    # -- what a seat may see
+
+    @abstractmethod
+    def view(self, state: S, seat: Seat) -> dict[str, Any]:
+        """JSON-safe dict of what ``seat`` may see (None: a spectator)."""
+
+    @abstractmethod
+    def redact(self, event: Event, seat: Seat) -> Event:
+        """The event as ``seat`` may see it (None: a spectator)."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> dict[str, Any] | None:
+        """None while playing; else ``{"scores", "places", "winners"}``."""
+
+    # -- testing hooks and fairness
+
+    @abstractmethod
+    def inventory(self, state: S) -> list[Any]:
+        """Every card of the match, wherever it lies (for conservation checks)."""
+
+    @abstractmethod
+    def resample_unseen(
+        self, events: Sequence[Event], seat: Seat, rng: random.Random
+    ) -> list[Event]:
+        """An alternative history that ``seat`` cannot tell apart from ``events``.
+
+        The cards ``seat`` has not seen are reshuffled among the places it cannot
+        see, consistently through the whole history. Tests use it to prove that
+        views and redacted events leak nothing: for the alternative history, they
+        must be identical.
+        """
+
+    def verify(self, events: Sequence[Event], seed: int | str | None = None) -> dict[str, Any]:
+        """Re-derive every shuffle of a finished match from its revealed seed.
+
+        Deal and reshuffle events carry ``shuffle`` (the index ``k`` of the
+        shuffle in the match, or null when a given deck was used) and ``deck``
+        (the order produced, top first); a reshuffle also carries
+        ``shuffled_from`` (the cards in the order they were gathered).
+        """
+        from rules import dealing
+
+        if seed is None:
+            for event in reversed(events):
+                if event.type == f"{self.name}.match_ended":
+                    seed = event.payload.get("seed")
+                    break
+        if seed is None:
+            return {"ok": False, "checked": 0, "problems": ["The seed has not been revealed"]}
+        start = events[0].payload
+        problems: list[str] = []
+        if start.get("seed_sha256") != dealing.seed_hash(seed):
+            problems.append("The revealed seed does not match the published SHA-256")
+        options = start.get("options", {})
+        checked = 0
+        for i, event in enumerate(events):
+            p = event.payload
+            if "deck" not in p or "shuffle" not in p:
+                continue
+            if p["shuffle"] is None:
+                problems.append(f"Event {i + 1} dealt a given deck, not a shuffle")
+                continue
+            source = p.get("shuffled_from") or self.standard_deck(options)
+            if dealing.shuffle(source, seed, p["shuffle"]) != list(p["deck"]):
+                problems.append(f"Event {i + 1} ({event.type}) does not match shuffle {p['shuffle']}")
+            checked += 1
+        return {"ok": not problems, "checked": checked, "problems": problems}
+
+    # -- state cache
+
+    def dump_state(self, state: S) -> JSON:
+        """JSON-safe form of a state, for the table's cached projection."""
+        from rules import codec
+
+        return codec.dump(state)
+
+    def load_state(self, data: JSON) -> S:
+        from rules import codec
+
+        result: S = codec.load(self.state_type, data)
+        return result
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
+
+
+# ---------------------------------------------------------------- helpers for games
+
+
+def strip_secrets(event: Event) -> Event:
+    """Drop the match-wide secret keys from an event's payload, if present."""
+    if not any(k in event.payload for k in SECRET_KEYS):
+        return event
+    return Event(
+        event.type,
+        event.version,
+        {k: v for k, v in event.payload.items() if k not in SECRET_KEYS},
+    )
+
+
+def require_type(action: object, allowed: Iterable[str]) -> str:
+    """Check an action is a dict with a known ``type``; return the type."""
+    if not isinstance(action, Mapping):
+        raise MalformedAction("An action must be a JSON object with a 'type'")
+    kind = action.get("type")
+    allowed = tuple(allowed)
+    if not isinstance(kind, str):
+        raise MalformedAction("An action needs a 'type' string")
+    if kind not in allowed:
+        raise UnknownAction(
+            f"Unknown action type {kind!r}; this game knows: {', '.join(allowed)}"
+        )
+    return kind
+
+
+def require_keys(action: Mapping[str, Any], required: Iterable[str], optional: Iterable[str] = ()) -> None:
+    """Reject missing keys and keys the action type does not take."""
+    required = tuple(required)
+    allowed = {"type", *required, *optional}
+    for key in required:
+        if key not in action:
+            raise MalformedAction(f"A {action['type']!r} action needs {key!r}")
+    extra = sorted(set(action) - allowed)
+    if extra:
+        raise MalformedAction(f"A {action['type']!r} action does not take {extra[0]!r}")
+
+
+def check_turn(to_act: tuple[int, ...], seat: int) -> None:
+    """Raise NotYourTurn unless ``seat`` is among the seats to act."""
+    if not to_act:
+        raise GameOver("The match is over")
+    if seat not in to_act:
+        who = ", ".join(map(str, to_act))
+        verb = "is" if len(to_act) == 1 else "are"
+        raise NotYourTurn(f"It is not your turn: seat {who} {verb} to act")
+
+
+def relabel(obj: Any, mapping: Mapping[Any, Any]) -> Any:
+    """Replace every string found in ``mapping`` inside a JSON-like value."""
+    if isinstance(obj, str):
+        return mapping.get(obj, obj)
+    if isinstance(obj, list):
+        return [relabel(x, mapping) for x in obj]
+    if isinstance(obj, tuple):
+        return tuple(relabel(x, mapping) for x in obj)
+    if isinstance(obj, dict):
+        return {k: relabel(v, mapping) for k, v in obj.items()}
+    return obj
+
+
+def relabel_events(events: Sequence[Event], mapping: Mapping[Any, Any]) -> list[Event]:
+    """The history with every card renamed by ``mapping`` (for no-leak tests)."""
+    return [Event(e.type, e.version, relabel(e.payload, mapping)) for e in events]
+
+
+def permutation(cards: Iterable[Any], rng: random.Random) -> dict[Any, Any]:
+    """A random renaming of ``cards`` among themselves."""
+    src = sorted(set(cards))
+    dst = list(src)
+    rng.shuffle(dst)
+    return dict(zip(src, dst, strict=True))
+

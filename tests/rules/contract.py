@@ -1,0 +1,139 @@
+"""The contract test every game passes (STYLE.md habit 2).
+
+``check_playouts`` plays seeded random matches to the end, choosing uniformly
+among ``legal_actions``, and checks at every step what ARCHITECTURE.md §3 and §5
+promise: legal actions exist until the outcome is set, every legal action is
+accepted, replay equals the live state, every card is accounted for exactly once,
+events, views and states survive a JSON round trip, and no seat's payloads change
+when the cards it cannot see are reshuffled (no hidden-information leak). Each
+game's own ``test_contract.py`` calls it with its player counts and options.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import rules
+from rules.core import Event, Game
+
+
+def roundtrip(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def assert_json_safe(value: Any) -> None:
+    assert roundtrip(value) == value, f"not JSON-safe: {value!r}"
+
+
+def check_no_leak(
+    game: Game[Any], events: list[Event], state: Any, rng: random.Random, secret: str
+) -> None:
+    """Views and redacted histories of every seat are blind to unseen cards."""
+    seats: list[int | None] = [None, *range(_players(events))]
+    for seat in seats:
+        view = game.view(state, seat)
+        redacted = [game.redact(e, seat) for e in events]
+        if game.outcome(state) is None:
+            blob = json.dumps([view, [e.to_json() for e in redacted]])
+            assert secret not in blob, f"the seed leaked to seat {seat}"
+        alt_events = game.resample_unseen(events, seat, rng)
+        alt_state = game.replay(alt_events)
+        assert game.view(alt_state, seat) == view, f"view of seat {seat} leaks"
+        alt_redacted = [game.redact(e, seat) for e in alt_events]
+        for a, b in zip(alt_redacted, redacted, strict=True):
+            assert a == b, f"event {b.type} leaks to seat {seat}:\n{a}\n{b}"
+
+
+def _players(events: list[Event]) -> int:
+    return int(events[0].payload["players"])
+
+
+def check_playouts(
+    game_name: str,
+    players: int,
+    options: Mapping[str, Any] | None = None,
+    *,
+    matches: int = 5,
+    seed: int = 0,
+    max_steps: int = 20_000,
+    leak_every: int = 17,
+    replay_every: int = 13,
+    step_check: Callable[[Game[Any], Any], None] | None = None,
+    require_types: tuple[str, ...] = (),
+) -> Counter[str]:
+    """Play ``matches`` random matches; return how often each event type occurred.
+
+    ``step_check(game, state)`` adds game-specific invariants at every step;
+    ``require_types`` lists event types that must occur at least once over all
+    the matches (so that a playout that never knocks, say, cannot pass).
+    """
+    game = rules.get_game(game_name)
+    seen: Counter[str] = Counter()
+    for m in range(matches):
+        rng = random.Random(f"{seed}:{m}")
+        secret = f"contract-seed-{game_name}-{seed}-{m}-z9q"
+        events = game.start(players=players, options=dict(options or {}), seed=secret)
+        assert events[0].type == f"{game_name}.match_started"
+        state = game.replay(events)
+        full_deck = Counter(game.standard_deck(game.validate_options(options)))
+        for step in range(max_steps):
+            to_act = game.to_act(state)
+            outcome = game.outcome(state)
+            assert (outcome is None) == bool(to_act), (to_act, outcome)
+            if step_check is not None:
+                step_check(game, state)
+            assert Counter(game.inventory(state)) == full_deck, "cards not conserved"
+            if step % replay_every == 0:
+                assert game.replay(events) == state, "replay differs from live state"
+                assert game.load_state(roundtrip(game.dump_state(state))) == state
+            if step % leak_every == 0:
+                check_no_leak(game, events, state, rng, secret)
+            for seat in [None, *range(players)]:
+                assert_json_safe(game.view(state, seat))
+            if not to_act:
+                break
+            idle = [s for s in range(players) if s not in to_act]
+            if idle:
+                seat = rng.choice(idle)
+                try:
+                    game.decide(state, seat, {"type": "pass"})
+                except rules.NotYourTurn:
+                    pass
+                else:  # pragma: no cover - a failure path
+                    raise AssertionError(f"seat {seat} acted out of turn")
+                assert game.legal_actions(state, seat) == []
+            seat = rng.choice(to_act)
+            legal = game.legal_actions(state, seat)
+            assert legal, f"seat {seat} is to act but has no legal action"
+            for action in legal:
+                assert_json_safe(action)
+            if step % leak_every == 0:
+                for action in legal:  # every listed action is accepted
+                    game.decide(state, seat, action)
+            action = rng.choice(legal)
+            new = game.decide(state, seat, action)
+            assert new, "an accepted action produced no event"
+            for event in new:
+                assert Event.from_json(roundtrip(event.to_json())) == event
+                seen[event.type] += 1
+                state = game.evolve(state, event)
+            events.extend(new)
+        else:
+            raise AssertionError(f"match {m} did not end within {max_steps} steps")
+        assert events[-1].type == f"{game_name}.match_ended"
+        assert events[-1].payload["seed"] == secret
+        assert game.replay(events) == state
+        check_no_leak(game, events, state, rng, secret)
+        report = game.verify(events)
+        assert report["ok"], report
+        outcome = game.outcome(state)
+        assert outcome is not None and set(outcome) >= {"scores", "places", "winners"}
+        assert len(outcome["scores"]) == players and len(outcome["places"]) == players
+        assert outcome["winners"] == [s for s in range(players) if outcome["places"][s] == 1]
+    missing = [t for t in require_types if not seen[t]]
+    assert not missing, f"random playouts never produced {missing}"
+    return seen
