@@ -11,6 +11,31 @@ secret seed (and any decks given for tests), and every deal or reshuffle event
 carries the order it produced. :meth:`Game.redact` strips those secrets for every
 seat; the closing ``<game>.match_ended`` event reveals the seed, so that
 :meth:`Game.verify` (or anyone) can re-derive every shuffle.
+
+Conventions every game follows, so the event store, the API and verification
+work generically (a game lives in ``rules/<game>/`` and exposes ``GAME``):
+
+- Event types are stable strings ``"<game>.<fact_in_past_tense>"``, version 1,
+  JSON-safe payloads. The first event is ``"<game>.match_started"`` with payload
+  ``{"players", "options" (validated, complete), "seed_sha256", "seed"
+  (secret), "decks" (secret: given decks)}``; the last is
+  ``"<game>.match_ended"`` with ``{"outcome": {...}, "seed": <seed text>}``.
+- Every deal event carries ``"deck"`` (the full order produced, top first;
+  secret) and ``"shuffle"`` (``k`` from :meth:`Chance.next_deal`, or null for a
+  given deck). A mid-match reshuffle carries ``"reshuffle": true``,
+  ``"shuffle"``, ``"deck"`` and ``"shuffled_from"``. The state holds a
+  :class:`rules.dealing.Chance` (never shown in a view) advanced in ``evolve``
+  by ``Chance.after(payload)``.
+- ``redact`` always strips :data:`SECRET_KEYS` (:func:`strip_secrets`) plus
+  whatever the seat may not see. ``view`` includes at least ``game``,
+  ``players``, ``options``, ``seat``, ``phase``, ``to_act``, ``outcome``.
+- ``decide`` checks strictly (:func:`require_type`, :func:`require_keys`, cards
+  through ``cards.parse_card``); ``legal_actions`` lists the canonical forms of
+  ARCHITECTURE.md §3 with no extra keys.
+- ``inventory``, ``standard_deck`` and ``resample_unseen`` serve the shared
+  contract test in ``tests/rules/contract.py`` (``check_playouts``).
+- Decisions where a rules file is silent go to ``docs/rules-decisions-<game>.md``;
+  actions and events are documented in ``docs/rules-api-<game>.md``.
 """
 
 from __future__ import annotations
