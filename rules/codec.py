@@ -75,7 +75,13 @@ def load(tp: Any, data: Any) -> Any:
         if not isinstance(data, dict):
             raise TypeError(f"{tp.__name__} expects an object")
         hints = _hints(tp)
-        return tp(**{f.name: load(hints[f.name], data[f.name]) for f in dataclasses.fields(tp) if f.init})
+        return tp(
+            **{
+                f.name: load(hints[f.name], data[f.name])
+                for f in dataclasses.fields(tp)
+                if f.init
+            }
+        )
     if typing.get_origin(tp) is typing.Literal:
         if data not in typing.get_args(tp):
             raise ValueError(f"{data!r} is not one of {typing.get_args(tp)}")

@@ -216,7 +216,9 @@ class Option:
         return value
 
 
-def options_validate(schema: Sequence[Option], options: Mapping[str, Any] | None) -> dict[str, Any]:
+def options_validate(
+    schema: Sequence[Option], options: Mapping[str, Any] | None
+) -> dict[str, Any]:
     """Fill defaults and check every value; unknown names are rejected."""
     if options is None:
         options = {}
@@ -253,7 +255,11 @@ def outcome_from_scores(
     scores: Sequence[Any], *, lower_is_better: bool, places: Sequence[int] | None = None
 ) -> dict[str, Any]:
     """The §3 outcome dict; ``places`` may be given when ties break otherwise."""
-    pl = list(places) if places is not None else places_for(scores, lower_is_better=lower_is_better)
+    pl = (
+        list(places)
+        if places is not None
+        else places_for(scores, lower_is_better=lower_is_better)
+    )
     return {
         "scores": list(scores),
         "places": pl,
@@ -297,7 +303,9 @@ class Game(ABC, Generic[S]):
         """Defaults filled in, every value checked; raises InvalidOptions."""
         return options_validate(self.OPTIONS, options)
 
-    def validate_players(self, players: object, options: Mapping[str, Any] | None = None) -> int:
+    def validate_players(
+        self, players: object, options: Mapping[str, Any] | None = None
+    ) -> int:
         if not isinstance(players, int) or isinstance(players, bool):
             raise InvalidOptions("The number of players must be a whole number")
         lo, hi = self.player_range(self.validate_options(options))
@@ -353,7 +361,9 @@ class Game(ABC, Generic[S]):
     def decide(self, state: S, seat: int, action: Mapping[str, Any]) -> list[Event]:
         """Events that ``action`` by ``seat`` causes; raises IllegalAction."""
 
-    def apply(self, state: S, seat: int, action: Mapping[str, Any]) -> tuple[S, list[Event]]:
+    def apply(
+        self, state: S, seat: int, action: Mapping[str, Any]
+    ) -> tuple[S, list[Event]]:
         """Convenience: decide, then evolve through the new events."""
         events = self.decide(state, seat, action)
         for event in events:
@@ -392,7 +402,9 @@ class Game(ABC, Generic[S]):
         must be identical.
         """
 
-    def verify(self, events: Sequence[Event], seed: int | str | None = None) -> dict[str, Any]:
+    def verify(
+        self, events: Sequence[Event], seed: int | str | None = None
+    ) -> dict[str, Any]:
         """Re-derive every shuffle of a finished match from its revealed seed.
 
         Deal and reshuffle events carry ``shuffle`` (the index ``k`` of the
@@ -408,7 +420,11 @@ class Game(ABC, Generic[S]):
                     seed = event.payload.get("seed")
                     break
         if seed is None:
-            return {"ok": False, "checked": 0, "problems": ["The seed has not been revealed"]}
+            return {
+                "ok": False,
+                "checked": 0,
+                "problems": ["The seed has not been revealed"],
+            }
         start = events[0].payload
         problems: list[str] = []
         if start.get("seed_sha256") != dealing.seed_hash(seed):
@@ -424,7 +440,9 @@ class Game(ABC, Generic[S]):
                 continue
             source = p.get("shuffled_from") or self.standard_deck(options)
             if dealing.shuffle(source, seed, p["shuffle"]) != list(p["deck"]):
-                problems.append(f"Event {i + 1} ({event.type}) does not match shuffle {p['shuffle']}")
+                problems.append(
+                    f"Event {i + 1} ({event.type}) does not match shuffle {p['shuffle']}"
+                )
             checked += 1
         return {"ok": not problems, "checked": checked, "problems": problems}
 
@@ -475,7 +493,9 @@ def require_type(action: object, allowed: Iterable[str]) -> str:
     return kind
 
 
-def require_keys(action: Mapping[str, Any], required: Iterable[str], optional: Iterable[str] = ()) -> None:
+def require_keys(
+    action: Mapping[str, Any], required: Iterable[str], optional: Iterable[str] = ()
+) -> None:
     """Reject missing keys and keys the action type does not take."""
     required = tuple(required)
     allowed = {"type", *required, *optional}
@@ -521,4 +541,3 @@ def permutation(cards: Iterable[Any], rng: random.Random) -> dict[Any, Any]:
     dst = list(src)
     rng.shuffle(dst)
     return dict(zip(src, dst, strict=True))
-

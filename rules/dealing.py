@@ -95,18 +95,32 @@ class Chance:
     deals: int = 0
     shuffles: int = 0
 
-    def next_deal(self, standard: Sequence[Any]) -> tuple[list[Any], int | None, Chance]:
+    def next_deal(
+        self, standard: Sequence[Any]
+    ) -> tuple[list[Any], int | None, Chance]:
         """The deck for the next deal: ``(deck, k or None if given, new chance)``."""
         if self.deals < len(self.decks):
             deck = list(self.decks[self.deals])
-            return deck, None, Chance(self.seed, self.decks, self.deals + 1, self.shuffles)
+            return (
+                deck,
+                None,
+                Chance(self.seed, self.decks, self.deals + 1, self.shuffles),
+            )
         deck = shuffle(standard, self.seed, self.shuffles)
-        return deck, self.shuffles, Chance(self.seed, self.decks, self.deals + 1, self.shuffles + 1)
+        return (
+            deck,
+            self.shuffles,
+            Chance(self.seed, self.decks, self.deals + 1, self.shuffles + 1),
+        )
 
     def reshuffle(self, cards: Sequence[Any]) -> tuple[list[Any], int, Chance]:
         """A mid-deal reshuffle (e.g. the discards becoming a new stock)."""
         deck = shuffle(cards, self.seed, self.shuffles)
-        return deck, self.shuffles, Chance(self.seed, self.decks, self.deals, self.shuffles + 1)
+        return (
+            deck,
+            self.shuffles,
+            Chance(self.seed, self.decks, self.deals, self.shuffles + 1),
+        )
 
     def after(self, event_payload: dict[str, Any]) -> Chance:
         """The chance after a recorded deal/reshuffle event (used by ``evolve``).

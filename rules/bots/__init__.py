@@ -54,7 +54,9 @@ class RandomPolicy(Policy):
         return dict(rng.choice(inp.legal))
 
 
-def bot_input(game: Game[Any], state: Any, events: Sequence[Event], seat: int) -> BotInput:
+def bot_input(
+    game: Game[Any], state: Any, events: Sequence[Event], seat: int
+) -> BotInput:
     """The seat-restricted input of a bot (the only code that reads the state)."""
     return BotInput(
         game=game.name,

@@ -133,7 +133,9 @@ def check_playouts(
         outcome = game.outcome(state)
         assert outcome is not None and set(outcome) >= {"scores", "places", "winners"}
         assert len(outcome["scores"]) == players and len(outcome["places"]) == players
-        assert outcome["winners"] == [s for s in range(players) if outcome["places"][s] == 1]
+        assert outcome["winners"] == [
+            s for s in range(players) if outcome["places"][s] == 1
+        ]
     missing = [t for t in require_types if not seen[t]]
     assert not missing, f"random playouts never produced {missing}"
     return seen

@@ -124,7 +124,9 @@ def test_event_json_round_trip_and_redaction_helper():
 
 
 def test_check_turn_names_the_seat_to_act():
-    with pytest.raises(rules.NotYourTurn, match="It is not your turn: seat 2 is to act"):
+    with pytest.raises(
+        rules.NotYourTurn, match="It is not your turn: seat 2 is to act"
+    ):
         core.check_turn((2,), 0)
     with pytest.raises(rules.GameOver):
         core.check_turn((), 0)

@@ -3,7 +3,15 @@
 import subprocess
 import sys
 
-FORBIDDEN = ("django", "rest_framework", "channels", "celery", "redis", "kombu", "psycopg")
+FORBIDDEN = (
+    "django",
+    "rest_framework",
+    "channels",
+    "celery",
+    "redis",
+    "kombu",
+    "psycopg",
+)
 
 
 def test_importing_rules_loads_no_framework():
