@@ -1,0 +1,99 @@
+"""Alkort's match options (ALKORT.md B5, B7, B9, B12), validated once per match.
+
+Names are the rules file's, in snake_case (ARCHITECTURE.md §3). The validated
+options travel in ``alkort.match_started`` as a dict and live in the state as
+the frozen :class:`Rules`, so the hot paths read attributes, not dict keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from rules.core import Option
+
+LeadRule = Literal["rotate", "winner"]
+SevenRule = Literal["led", "player_has_trick"]
+
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "target",
+        10,
+        "The first side whose score reaches this many points wins the match (B9).",
+        kind="int",
+        minimum=1,
+        maximum=1000,
+    ),
+    Option(
+        "lead_rule",
+        "rotate",
+        'Who leads tricks 2..9: "rotate" (clockwise, whoever won; B7) or '
+        '"winner" (the winner of the previous trick; variant V1).',
+        kind="choice",
+        choices=("rotate", "winner"),
+    ),
+    Option(
+        "seven_rule",
+        "led",
+        'When a seven is unbeatable: "led" (led by a player who has won a trick; '
+        'B6) or "player_has_trick" (played anywhere by a player who has won a '
+        "trick, and sevens may always be led; variant V2).",
+        kind="choice",
+        choices=("led", "player_has_trick"),
+    ),
+    Option(
+        "partner_reveal",
+        True,
+        "4 players: partners show each other one card of their highest ranked "
+        "class before play (B5); false is variant V3. Ignored with 2 players.",
+    ),
+    Option(
+        "first_dealer",
+        0,
+        "The seat that deals first; the deal then passes clockwise (B9).",
+        kind="int",
+        minimum=0,
+        maximum=3,
+    ),
+    Option(
+        "play_out_all_tricks",
+        False,
+        "Play all nine tricks even after the deal's score is fixed (cosmetic; "
+        "the score is the same, B9).",
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The validated options of one match."""
+
+    target: int
+    lead_rule: LeadRule
+    seven_rule: SevenRule
+    partner_reveal: bool
+    first_dealer: int
+    play_out_all_tricks: bool
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> Rules:
+        """From a complete, validated options dict."""
+        return cls(
+            target=options["target"],
+            lead_rule=options["lead_rule"],
+            seven_rule=options["seven_rule"],
+            partner_reveal=options["partner_reveal"],
+            first_dealer=options["first_dealer"],
+            play_out_all_tricks=options["play_out_all_tricks"],
+        )
+
+    def to_options(self) -> dict[str, Any]:
+        return {
+            "target": self.target,
+            "lead_rule": self.lead_rule,
+            "seven_rule": self.seven_rule,
+            "partner_reveal": self.partner_reveal,
+            "first_dealer": self.first_dealer,
+            "play_out_all_tricks": self.play_out_all_tricks,
+        }

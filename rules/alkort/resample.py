@@ -1,0 +1,99 @@
+"""Alternative histories a seat cannot tell apart (the no-leak test hook).
+
+Each deal is a fresh shuffle, so each deal is renamed separately: within a
+deal, the cards the seat never saw are renamed among themselves by a
+permutation drawn from :func:`rules.alkort.knowledge.sample`, which respects
+everything the seat legitimately knows (its partner's reveal, forced seven
+leads; see :mod:`rules.alkort.knowledge`). An exchanger's unknown kept card may
+also trade places with another shown card. The renaming is applied with
+:func:`rules.core.relabel_events` to the full events, secret keys included.
+Reveals the seat did not see are then recomputed from the renamed hands, so the
+alternative history obeys every rule, not only the seat's view of it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from rules.alkort import events as ev
+from rules.alkort.evolve import evolve
+from rules.alkort.knowledge import Layout, knowledge_from, sample
+from rules.alkort.state import State
+from rules.alkort.views import redact
+from rules.core import Event, Seat, relabel, relabel_events
+
+
+def resample_unseen(
+    events: Sequence[Event], seat: Seat, rng: random.Random
+) -> list[Event]:
+    start = events[0]
+    players = int(start.payload["players"])
+    seven_rule = start.payload["options"]["seven_rule"]
+    if seat is not None and not 0 <= seat < players:
+        seat = None
+    segments: list[list[Event]] = [[]]
+    for event in events[1:]:
+        if event.type == ev.CARDS_DEALT:
+            segments.append([])
+        segments[-1].append(event)
+    state = evolve(None, start)
+    out: list[Event] = []
+    decks = list(start.payload.get("decks") or [])
+    for index, segment in enumerate(segments[1:]):
+        for event in segment:
+            state = evolve(state, event)
+        k = knowledge_from(
+            [redact(e, seat) for e in segment], seat, players, seven_rule
+        )
+        mapping = _mapping(state, sample(k, rng), k.seen, k.keep is None)
+        renamed = relabel_events(segment, mapping)
+        out.extend(_fix_reveals(renamed, seat))
+        if index < len(decks):
+            decks[index] = relabel(decks[index], mapping)
+    if decks:
+        start = start.with_payload(decks=decks)
+    return [start, *out]
+
+
+def _mapping(
+    truth: State, world: Layout, seen: set[str], keep_unknown: bool
+) -> dict[str, str]:
+    """Rename the truth's unseen cards, place by place, into the sampled world's."""
+    deal = truth.deal
+    mapping: dict[str, str] = {}
+    pairs: list[tuple[Sequence[str], Sequence[str]]] = [
+        (deal.stock, world.stock),
+        (deal.dead, world.dead),
+    ]
+    pairs.extend(zip(truth.hands, world.hands, strict=True))
+    for real, alt in pairs:
+        real_unseen = [c for c in real if c not in seen]
+        alt_unseen = [c for c in alt if c not in seen]
+        assert len(real_unseen) == len(alt_unseen), "sampled world does not fit"
+        mapping.update(zip(real_unseen, alt_unseen, strict=True))
+    if keep_unknown and deal.kept is not None and world.keep != deal.kept:
+        assert world.keep is not None
+        mapping[deal.kept] = world.keep
+        mapping[world.keep] = deal.kept
+    return mapping
+
+
+def _fix_reveals(segment: list[Event], seat: Seat) -> list[Event]:
+    """Recompute the reveals from the renamed hands (the seat's own two stay)."""
+    out: list[Event] = []
+    hands: list[list[str]] = []
+    for event in segment:
+        p = event.payload
+        if event.type == ev.CARDS_DEALT:
+            hands = [list(h) for h in p["hands"]]
+        elif event.type == ev.STOCK_EXCHANGED:
+            hands[p["seat"]] = [p["keep"], *p["taken"]]
+        elif event.type == ev.PARTNERS_REVEALED:
+            fixed = ev.partners_revealed(hands)
+            for old, new in zip(p["reveals"], fixed.payload["reveals"], strict=True):
+                if seat in (old["seat"], old["partner"]):
+                    assert old == new, "a reveal the seat saw would change"
+            event = fixed
+        out.append(event)
+    return out
