@@ -431,7 +431,7 @@ class AlagerGame(Game[AlagerState]):
         penalised: list[int] = []
         if others:
             low = min(values[s] for s in others)  # type: ignore[type-var]
-            penalised = [s for s in others if values[s] == low]
+            penalised = sorted(s for s in others if values[s] == low)
             if rules.tie_rule == "none" and len(penalised) > 1:
                 penalised = []
         knocker = state.knocker if reason == "konec" else None
