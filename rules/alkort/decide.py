@@ -22,6 +22,7 @@ from rules.core import (
     Action,
     Event,
     IllegalAction,
+    MalformedAction,
     UnknownAction,
     check_turn,
     outcome_from_scores,
@@ -92,7 +93,7 @@ def decide(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
 def _card(text: object) -> str:
     card = parse_card(text)
     if card not in ORDER:
-        raise IllegalAction(
+        raise MalformedAction(
             f"{card} is not an Alkort card: the pack has no fives or tens"
         )
     return card

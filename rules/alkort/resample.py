@@ -20,6 +20,7 @@ from rules.alkort import events as ev
 from rules.alkort.evolve import evolve
 from rules.alkort.knowledge import Layout, knowledge_from, sample
 from rules.alkort.state import State
+from rules.alkort.tables import sort_hand
 from rules.alkort.views import redact
 from rules.core import Event, Seat, relabel, relabel_events
 
@@ -48,7 +49,7 @@ def resample_unseen(
         )
         mapping = _mapping(state, sample(k, rng), k.seen, k.keep is None)
         renamed = relabel_events(segment, mapping)
-        out.extend(_fix_reveals(renamed, seat))
+        out.extend(_tidy(renamed, seat))
         if index < len(decks):
             decks[index] = relabel(decks[index], mapping)
     if decks:
@@ -79,8 +80,11 @@ def _mapping(
     return mapping
 
 
-def _fix_reveals(segment: list[Event], seat: Seat) -> list[Event]:
-    """Recompute the reveals from the renamed hands (the seat's own two stay)."""
+def _tidy(segment: list[Event], seat: Seat) -> list[Event]:
+    """Canonical order for renamed sets; reveals recomputed from renamed hands.
+
+    The reveals the seat saw (its own and its partner's) cannot change.
+    """
     out: list[Event] = []
     hands: list[list[str]] = []
     for event in segment:
@@ -89,6 +93,11 @@ def _fix_reveals(segment: list[Event], seat: Seat) -> list[Event]:
             hands = [list(h) for h in p["hands"]]
         elif event.type == ev.STOCK_EXCHANGED:
             hands[p["seat"]] = [p["keep"], *p["taken"]]
+            # A kept card that traded places leaves the shown hand out of order.
+            event = event.with_payload(
+                shown=list(sort_hand(p["shown"])),
+                discards=list(sort_hand(p["discards"])),
+            )
         elif event.type == ev.PARTNERS_REVEALED:
             fixed = ev.partners_revealed(hands)
             for old, new in zip(p["reveals"], fixed.payload["reveals"], strict=True):
