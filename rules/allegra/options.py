@@ -1,0 +1,225 @@
+"""Allegra's match options (ALLEGRA.md §3.2) and the decks they describe.
+
+Option names and string values are the rules file's, in snake_case
+(``knockMinPlayers`` → ``knock_min_players``, ``"outOfPlay"`` → ``"out_of_play"``).
+The options a match was started with are kept in the state as :class:`Rules`,
+a small frozen record that the hot paths read without dictionary lookups.
+
+Two options do not fit a plain JSON default, so they are encoded:
+
+- ``deck_composition`` is the list of card values of a custom deck, each value
+  as often as it has copies (``[1, 1, 1, 2, 2, 2, …]``); null (the default)
+  means "derived from ``deck``".
+- ``max_turns_per_round`` defaults to ``60 × players``, which depends on the
+  player count: ``0`` (the default) stands for that, null for "no limit", any
+  positive number for itself. ``start`` stores the resolved number.
+
+>>> standard_deck_for(Rules())[:3], len(standard_deck_for(Rules()))
+((1, 1, 1), 110)
+>>> len(standard_deck_for(Rules(deck="published")))
+120
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, Literal
+
+from rules.core import InvalidOptions, Option
+
+#: §3.1, ``deck = "published"``: copies per value, −1 … 11.
+PUBLISHED_COPIES: dict[int, int] = {
+    -1: 5,
+    0: 7,
+    1: 9,
+    2: 10,
+    3: 11,
+    4: 12,
+    5: 12,
+    6: 12,
+    7: 11,
+    8: 10,
+    9: 9,
+    10: 7,
+    11: 5,
+}
+
+#: Turns per round per player before the §9.3 safeguard ends the round.
+TURNS_PER_PLAYER = 60
+
+OPTIONS: tuple[Option, ...] = (
+    Option("rounds", 3, "Rounds per match", kind="int", minimum=1, maximum=20),
+    Option(
+        "deck",
+        "seed",
+        'The deck: "seed" (1-11, 10 copies each, 110 cards) or "published" '
+        "(-1 to 11, 120 cards, ALLEGRA.md §3.1)",
+        kind="choice",
+        choices=("seed", "published"),
+    ),
+    Option(
+        "deck_composition",
+        None,
+        "A custom deck: every card value, each as often as it has copies; "
+        "overrides 'deck' when given",
+        kind="int_list",
+        nullable=True,
+    ),
+    Option(
+        "first_player",
+        0,
+        "Start player of round 1",
+        kind="int",
+        minimum=0,
+        maximum=5,
+    ),
+    Option(
+        "knock_min_players",
+        2,
+        "Knocking is possible only with at least this many players "
+        "(3 = the published game's reported rule; 7 = never)",
+        kind="int",
+        minimum=2,
+        maximum=7,
+    ),
+    Option(
+        "long_run_rule",
+        "union",
+        "Runs of 4-5 equal cards: remove all of them (union) or only the "
+        "leftmost three of each area row (leftmost3)",
+        kind="choice",
+        choices=("union", "leftmost3"),
+    ),
+    Option(
+        "triple_cards_to",
+        "out_of_play",
+        "Removed triples leave the round (out_of_play) or go onto the discard "
+        "pile (discard, as in Skyjo)",
+        kind="choice",
+        choices=("out_of_play", "discard"),
+    ),
+    Option(
+        "remove_triples_on_final_reveal",
+        False,
+        "Whether triples formed by the end-of-round reveal are removed",
+    ),
+    Option(
+        "tie_counts_as_lowest",
+        True,
+        "A round-end trigger tied for the lowest score is not doubled "
+        "(false = Skyjo: the trigger must be strictly lowest)",
+    ),
+    Option(
+        "double_only_positive",
+        True,
+        "Zero and negative scores of the trigger are never doubled",
+    ),
+    Option(
+        "trigger_mode",
+        "any_player",
+        "Who can trigger the round end at the end of a turn: any finished "
+        "player (any_player) or only the active player (active_only)",
+        kind="choice",
+        choices=("any_player", "active_only"),
+    ),
+    Option(
+        "next_round_start",
+        "rotate",
+        "Start player of later rounds: one seat clockwise each round (rotate) "
+        "or the previous round's trigger (trigger)",
+        kind="choice",
+        choices=("rotate", "trigger"),
+    ),
+    Option(
+        "game_tie_break",
+        "shared",
+        "Equal lowest totals share the win (shared) or are split by the lower "
+        "last-round score, then earlier rounds (last_round)",
+        kind="choice",
+        choices=("shared", "last_round"),
+    ),
+    Option(
+        "max_turns_per_round",
+        0,
+        "Safeguard: a round that reaches this many turns without a trigger "
+        "ends at once; 0 = 60 x the number of players, null = no limit",
+        kind="int",
+        minimum=0,
+        nullable=True,
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The validated options of one match, as the engine reads them."""
+
+    rounds: int = 3
+    deck: Literal["seed", "published"] = "seed"
+    deck_composition: tuple[int, ...] | None = None
+    first_player: int = 0
+    knock_min_players: int = 2
+    long_run_rule: Literal["union", "leftmost3"] = "union"
+    triple_cards_to: Literal["out_of_play", "discard"] = "out_of_play"
+    remove_triples_on_final_reveal: bool = False
+    tie_counts_as_lowest: bool = True
+    double_only_positive: bool = True
+    trigger_mode: Literal["any_player", "active_only"] = "any_player"
+    next_round_start: Literal["rotate", "trigger"] = "rotate"
+    game_tie_break: Literal["shared", "last_round"] = "shared"
+    max_turns_per_round: int | None = 0
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> Rules:
+        """From validated options (every key present)."""
+        values = {f.name: options[f.name] for f in fields(cls)}
+        if values["deck_composition"] is not None:
+            values["deck_composition"] = tuple(values["deck_composition"])
+        return cls(**values)
+
+    def to_options(self) -> dict[str, Any]:
+        """The JSON-safe options dict (as stored in ``match_started``)."""
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        if self.deck_composition is not None:
+            data["deck_composition"] = list(self.deck_composition)
+        return data
+
+
+def standard_deck_for(rules: Rules) -> tuple[int, ...]:
+    """The unshuffled deck, ascending by value (§5 step 1)."""
+    return _deck(rules.deck, rules.deck_composition)
+
+
+@functools.cache
+def _deck(deck: str, composition: tuple[int, ...] | None) -> tuple[int, ...]:
+    if composition is not None:
+        return tuple(sorted(composition))
+    if deck == "published":
+        return tuple(v for v, k in PUBLISHED_COPIES.items() for _ in range(k))
+    return tuple(v for v in range(1, 12) for _ in range(10))
+
+
+def resolve(options: Mapping[str, Any], players: int) -> dict[str, Any]:
+    """Check the options against the player count and fill the derived limit."""
+    options = dict(options)
+    if options["first_player"] >= players:
+        raise InvalidOptions(
+            f"Option 'first_player' must be a seat of the match (0 to {players - 1})"
+        )
+    size = len(standard_deck_for(Rules.from_options(options)))
+    if size < 12 * players + 1:
+        raise InvalidOptions(
+            f"The deck has {size} cards; {players} players need at least "
+            f"{12 * players + 1} (12 each and one to start the discard pile)"
+        )
+    if options["max_turns_per_round"] == 0:
+        options["max_turns_per_round"] = TURNS_PER_PLAYER * players
+    return options
+
+
+def player_range(options: Mapping[str, Any]) -> tuple[int, int]:
+    """Seats allowed by these options: first_player must exist, the deck must suffice."""
+    size = len(standard_deck_for(Rules.from_options(options)))
+    return max(2, options["first_player"] + 1), min(6, (size - 1) // 12)

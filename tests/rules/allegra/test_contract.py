@@ -1,0 +1,132 @@
+"""Allegra passes the shared random-playout contract (tests/rules/contract.py).
+
+Every player count and both decks, plus the options that change the flow of
+play. Random play must produce knocks and complete give-exchanges, and at every
+step the table must hold no face-up triple at the start of a turn.
+"""
+
+import pytest
+
+from rules.allegra.geometry import geometry
+from rules.allegra.triples import find_triples
+from tests.rules.contract import check_playouts
+
+EXCHANGE = (
+    "allegra.card_given",
+    "allegra.knocker_placed",
+    "allegra.card_taken",
+    "allegra.card_put",
+    "allegra.knock_hole_filled",
+)
+ALWAYS = (
+    "allegra.card_revealed",
+    "allegra.knock_answered",
+    "allegra.knocks_revealed",
+    "allegra.triples_removed",
+    "allegra.round_end_triggered",
+    "allegra.round_scored",
+)
+
+
+def no_triple_at_turn_start(game, state):
+    """§13 invariants checked at every step of every playout."""
+    if state.phase != "turn_start":
+        return
+    geo = geometry(state.players)
+    found = find_triples(geo, state.cards, state.down, range(geo.size))
+    assert not found, f"face-up triple at the start of a turn: {found}"
+    in_grids = sum(c is not None for c in state.cards)
+    if state.rules.triple_cards_to == "out_of_play":
+        assert in_grids + len(state.out_of_play) == geo.size
+    else:
+        assert in_grids <= geo.size and not state.out_of_play
+    assert state.drawn is None and state.knock is None
+
+
+@pytest.mark.parametrize(
+    ("players", "options", "matches"),
+    [
+        (2, {}, 4),
+        (3, {}, 4),
+        (4, {}, 4),
+        (5, {}, 2),
+        (6, {}, 2),
+        (2, {"deck": "published"}, 4),
+        (3, {"deck": "published"}, 4),
+        (4, {"deck": "published"}, 3),
+        (6, {"deck": "published"}, 2),
+    ],
+)
+def test_random_playouts(players, options, matches):
+    """Random matches keep every promise of the contract, with knocks and gifts."""
+    seen = check_playouts(
+        "allegra",
+        players,
+        options,
+        matches=matches,
+        seed=players,
+        step_check=no_triple_at_turn_start,
+        require_types=ALWAYS + EXCHANGE,
+    )
+    assert seen["allegra.match_ended"] == matches
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [
+        (3, {"triple_cards_to": "discard", "long_run_rule": "leftmost3"}),
+        (
+            4,
+            {
+                "trigger_mode": "active_only",
+                "next_round_start": "trigger",
+                "game_tie_break": "last_round",
+                "tie_counts_as_lowest": False,
+                "double_only_positive": False,
+                "remove_triples_on_final_reveal": True,
+            },
+        ),
+        (2, {"knock_min_players": 3, "rounds": 2, "first_player": 1}),
+        (3, {"max_turns_per_round": 12, "deck": "published"}),
+        (2, {"max_turns_per_round": None, "rounds": 1}),
+    ],
+)
+def test_random_playouts_with_options(players, options):
+    """The variants keep the contract too."""
+    check_playouts(
+        "allegra",
+        players,
+        options,
+        matches=3,
+        seed=11,
+        step_check=no_triple_at_turn_start,
+        require_types=("allegra.round_scored",),
+    )
+
+
+def test_reshuffles_happen_with_a_small_custom_deck():
+    """A custom deck barely larger than the deal forces reshuffles (§11)."""
+    deck = [v for v in range(1, 14) for _ in range(2)]  # 26 cards, 2 players
+    seen = check_playouts(
+        "allegra",
+        2,
+        {"deck_composition": deck, "max_turns_per_round": 60},
+        matches=3,
+        seed=5,
+        step_check=no_triple_at_turn_start,
+        require_types=("allegra.deck_reshuffled",),
+    )
+    assert seen["allegra.match_ended"] == 3
+
+
+def test_a_deck_that_leaves_no_move_makes_the_turn_pass():
+    """With exactly 12n + 1 cards nothing can be drawn; turns may pass (§11)."""
+    deck = [v for v in range(1, 6) for _ in range(5)]  # 25 cards, 2 players
+    check_playouts(
+        "allegra",
+        2,
+        {"deck_composition": deck, "max_turns_per_round": 30, "rounds": 1},
+        matches=3,
+        seed=2,
+        step_check=no_triple_at_turn_start,
+    )
