@@ -1,0 +1,1 @@
+"""Accounts: the custom user model (people and bots), sign-up, login, tokens."""

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class AccountsConfig(AppConfig):
+    """Users, human and bot; ``accounts.User`` is ``AUTH_USER_MODEL``."""
+
+    name = "accounts"
+    verbose_name = "Accounts"

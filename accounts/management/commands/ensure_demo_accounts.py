@@ -1,0 +1,52 @@
+"""``manage.py ensure_demo_accounts``: what ``make run`` needs to be playable."""
+
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from accounts.services import (
+    DEMO_ADMIN_PASSWORD,
+    DEMO_ADMIN_USERNAME,
+    bot_accounts_ensure,
+    demo_admin_ensure,
+)
+
+
+class Command(BaseCommand):
+    help = (
+        "Create the house bot accounts and, with DEBUG on, the demo admin "
+        f"({DEMO_ADMIN_USERNAME} / {DEMO_ADMIN_PASSWORD}) if they are missing."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--bots-only",
+            action="store_true",
+            help="Only the bot accounts (safe in production: they cannot log in).",
+        )
+
+    def handle(self, *args: Any, bots_only: bool = False, **options: Any) -> None:
+        # Refuse before writing anything: a superuser with a published password
+        # must never appear on a deployment.
+        if not bots_only and not settings.DEBUG:
+            raise CommandError(
+                "Refusing to create the demo admin while DEBUG is off (its "
+                "password is public). Use --bots-only."
+            )
+        for bot, created in bot_accounts_ensure():
+            state = "created" if created else "exists"
+            self.stdout.write(f"Bot account {bot.username} ({bot.bot_level}): {state}")
+        if bots_only:
+            return
+        admin, created = demo_admin_ensure()
+        if created:
+            note = "created"
+        else:
+            note = "already existed; its password was left unchanged"
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo admin: username {admin.username!r}, "
+                f"password {DEMO_ADMIN_PASSWORD!r} ({note})"
+            )
+        )

@@ -1,0 +1,142 @@
+"""One error shape for every response: ``{"code": ..., "message": ...}``.
+
+Clients branch on ``code`` (a stable snake_case string) and show ``message``
+(plain English); validation errors add ``errors`` with the per-field details.
+Two layers produce the shape:
+
+* ``api_exception_handler`` for DRF views (``REST_FRAMEWORK["EXCEPTION_HANDLER"]``):
+  validation, authentication, permissions, 404, 405, unparsable bodies and
+  throttling keep their status; any other exception is logged in full and
+  answered with a bare 500 that says nothing about its cause.
+* plain Django views for errors raised outside DRF: ``handler400/403/404/500``
+  in ``config.urls`` (used when DEBUG is off), the CSRF failure view, and
+  ``api_not_found``, the catch-all under ``/api/`` that keeps unknown API paths
+  JSON even with DEBUG on.
+"""
+
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404, HttpRequest, JsonResponse
+from django.urls import Resolver404, resolve
+from django.views.decorators.csrf import csrf_exempt
+from rest_framework import exceptions
+from rest_framework.fields import get_error_detail
+from rest_framework.response import Response
+from rest_framework.views import exception_handler, set_rollback
+
+logger = logging.getLogger("cardroom.api")
+
+NOT_FOUND_MESSAGE = "Not found."
+SERVER_ERROR_MESSAGE = "Internal server error."
+
+
+def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    """The error payload every endpoint returns."""
+    return {"code": code, "message": message, **extra}
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
+    """Render any exception raised in a DRF view as ``{"code", "message"}``."""
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound(NOT_FOUND_MESSAGE)
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    elif isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(get_error_detail(exc))
+
+    # DRF's own handler adds WWW-Authenticate / Retry-After and rolls back an
+    # atomic request; it returns None for exceptions it does not know.
+    response = exception_handler(exc, context)
+    if response is None or not isinstance(exc, exceptions.APIException):
+        view = context.get("view")
+        logger.error("Unhandled exception in %s", type(view).__name__, exc_info=exc)
+        set_rollback()
+        return Response(error_body("server_error", SERVER_ERROR_MESSAGE), status=500)
+    response.data = _api_error_body(exc)
+    return response
+
+
+def _api_error_body(exc: exceptions.APIException) -> dict[str, Any]:
+    """Shape a DRF exception: its first message and that message's code."""
+    detail = exc.detail
+    field, first = _first_error(detail)
+    message = str(first) if first is not None else str(exc.default_detail)
+    code = getattr(first, "code", None) or str(exc.default_code)
+    if isinstance(exc, exceptions.ValidationError) and isinstance(detail, dict):
+        # Several fields may be wrong: one summary code, every detail listed.
+        return error_body(
+            "invalid", f"{field}: {message}" if field else message, errors=detail
+        )
+    return error_body(code, message)
+
+
+def _first_error(detail: Any, path: tuple[str, ...] = ()) -> tuple[str, Any]:
+    """The dotted field path and first message found in a DRF error detail."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            sub_path = path if key == "non_field_errors" else (*path, str(key))
+            found_path, found = _first_error(value, sub_path)
+            if found is not None:
+                return found_path, found
+        return ".".join(path), None
+    if isinstance(detail, list):
+        for item in detail:
+            found_path, found = _first_error(item, path)
+            if found is not None:
+                return found_path, found
+        return ".".join(path), None
+    return ".".join(path), detail
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> JsonResponse:
+    """``handler400``: a malformed request (e.g. a bad Host header)."""
+    return JsonResponse(error_body("bad_request", "Bad request."), status=400)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> JsonResponse:
+    """``handler403``: Django's PermissionDenied outside DRF."""
+    return JsonResponse(
+        error_body(
+            "permission_denied", "You do not have permission to perform this action."
+        ),
+        status=403,
+    )
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> JsonResponse:
+    """``handler404``: no URL matched, or a non-DRF view raised Http404."""
+    return JsonResponse(error_body("not_found", NOT_FOUND_MESSAGE), status=404)
+
+
+def server_error(request: HttpRequest) -> JsonResponse:
+    """``handler500``: Django already logged the exception; reveal nothing."""
+    return JsonResponse(error_body("server_error", SERVER_ERROR_MESSAGE), status=500)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> JsonResponse:
+    """``CSRF_FAILURE_VIEW``: a session-authenticated write without its token."""
+    message = f"CSRF verification failed. {reason}".strip()
+    return JsonResponse(error_body("csrf_failed", message), status=403)
+
+
+@csrf_exempt
+def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+    """Catch-all for unknown ``/api/`` paths, whatever the method.
+
+    It also stands in for Django's slash-appending redirect (which cannot see
+    past a catch-all, and would drop a POST body anyway): when the path with a
+    slash exists, the message names it. CSRF-exempt so that an unknown path
+    answers 404 rather than a CSRF 403.
+    """
+    message = NOT_FOUND_MESSAGE
+    if not request.path_info.endswith("/"):
+        try:
+            match = resolve(request.path_info + "/")
+        except Resolver404:
+            match = None
+        if match is not None and match.func is not api_not_found:
+            message = f"Not found. Did you mean {request.path}/ ?"
+    return JsonResponse(error_body("not_found", message), status=404)

@@ -1,0 +1,134 @@
+"""``/healthz``: can this process reach what it depends on?
+
+The answer names each dependency::
+
+    {"status": "ok", "database": "ok", "redis": "ok", "celery": "ok"}
+
+* ``database``: ``ok`` or ``unreachable`` (a ``SELECT 1`` on the default database).
+* ``redis``: ``ok``, ``unreachable``, or ``not configured`` (no ``REDIS_URL``:
+  the embedded default).
+* ``celery``: ``eager`` (tasks run in-process; there is no broker), ``ok`` (a
+  worker answered a ping through the broker), ``no workers`` (the broker is
+  reachable but no worker answered in time), or ``unreachable`` (the broker is
+  down).
+
+The status is 200 ``ok`` unless a configured dependency is unreachable, then
+503 ``degraded``. ``no workers`` is reported but does not fail the check: this
+web process still serves pages and queues tasks, which wait in the broker until
+a worker takes them. Failing it would let a load balancer or orchestrator take
+every web process out of service because of a worker problem; workers are
+watched by their own health check (see ``docker-compose.yml``).
+"""
+
+from typing import Any
+
+import redis
+from django.conf import settings
+from django.db import connection
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.celery import app as celery_app
+
+OK = "ok"
+UNREACHABLE = "unreachable"
+NOT_CONFIGURED = "not configured"
+EAGER = "eager"
+NO_WORKERS = "no workers"
+
+HEALTHY = {
+    "database": {OK},
+    "redis": {OK, NOT_CONFIGURED},
+    "celery": {OK, EAGER, NO_WORKERS},
+}
+
+
+def database_status() -> str:
+    """Run ``SELECT 1`` on the default database."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception:
+        return UNREACHABLE
+    return OK
+
+
+def redis_status() -> str:
+    """PING the Redis server at ``REDIS_URL``, if one is configured."""
+    if not settings.REDIS_URL:
+        return NOT_CONFIGURED
+    timeout = settings.HEALTH_CHECK_TIMEOUT
+    client = redis.Redis.from_url(
+        settings.REDIS_URL, socket_connect_timeout=timeout, socket_timeout=timeout
+    )
+    try:
+        client.ping()
+    except (redis.RedisError, OSError):
+        return UNREACHABLE
+    finally:
+        client.close()
+    return OK
+
+
+def celery_status() -> str:
+    """Ping Celery workers through the broker; the first reply is enough."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return EAGER
+    timeout = settings.HEALTH_CHECK_TIMEOUT
+    try:
+        with celery_app.connection_for_write() as conn:
+            # One quick attempt: a probe must answer fast, not retry for minutes.
+            conn.ensure_connection(max_retries=1, interval_start=0, timeout=timeout)
+        replies = celery_app.control.ping(timeout=timeout, limit=1)
+    except Exception:
+        return UNREACHABLE
+    return OK if replies else NO_WORKERS
+
+
+def health_report() -> dict[str, str]:
+    """Every dependency's status and the overall verdict."""
+    report = {
+        "database": database_status(),
+        "redis": redis_status(),
+        "celery": celery_status(),
+    }
+    healthy = all(report[name] in allowed for name, allowed in HEALTHY.items())
+    return {"status": OK if healthy else "degraded", **report}
+
+
+HEALTH_SCHEMA = inline_serializer(
+    "Health",
+    {
+        name: serializers.CharField()
+        for name in ("status", "database", "redis", "celery")
+    },
+)
+
+
+class HealthView(APIView):
+    """Report reachability of the database, Redis and Celery workers.
+
+    Open to anyone, never throttled (probes poll it), and always JSON.
+    """
+
+    authentication_classes: list[Any] = []
+    permission_classes = [AllowAny]
+    throttle_classes: list[Any] = []
+    renderer_classes = [JSONRenderer]
+
+    @extend_schema(
+        responses={200: HEALTH_SCHEMA, 503: HEALTH_SCHEMA},
+        description="200 when every configured dependency is reachable, else 503.",
+    )
+    def get(self, request: Request) -> Response:
+        report = health_report()
+        status_code = 200 if report["status"] == OK else 503
+        return Response(
+            report, status=status_code, headers={"Cache-Control": "no-store"}
+        )

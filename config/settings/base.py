@@ -1,0 +1,277 @@
+"""Settings shared by every mode, read from the environment.
+
+Two variables choose the stack:
+
+* ``DATABASE_URL`` unset: SQLite in ``CARDROOM_VAR_DIR`` (default ``var/``);
+  set: that database (``postgres://...`` runs on psycopg 3).
+* ``REDIS_URL`` unset: the in-memory channel layer, a local-memory cache and
+  Celery running tasks in-process (eager); set: Redis for all three.
+
+So a bare machine runs the whole service in one process (the "embedded
+default") and the full stack is the same code with two URLs set. Every variable
+is listed in ``.env.example`` and explained in ``docs/operations.md``.
+"""
+
+from pathlib import Path
+from typing import Any
+
+import environ
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+
+env = environ.Env()
+
+# A .env file fills in what the real environment leaves unset; it never wins
+# over a variable that is already set.
+ENV_FILE = Path(env.str("CARDROOM_ENV_FILE", default=str(BASE_DIR / ".env")))
+if ENV_FILE.is_file():
+    environ.Env.read_env(str(ENV_FILE), overwrite=False)
+
+# Where the embedded default keeps its files (the SQLite database).
+VAR_DIR = Path(env.str("CARDROOM_VAR_DIR", default=str(BASE_DIR / "var")))
+
+# Each mode decides what an empty SECRET_KEY means: local and test use a fixed
+# development key, production refuses to start.
+SECRET_KEY = env.str("SECRET_KEY", default="")
+DEBUG = env.bool("DEBUG", default=False)
+ALLOWED_HOSTS: list[str] = env.list("ALLOWED_HOSTS", default=[])
+CSRF_TRUSTED_ORIGINS: list[str] = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    # First, so that ``manage.py runserver`` serves the ASGI app (WebSockets too).
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "channels",
+    "accounts",
+    "games",
+    "stats",
+    "tournaments",
+    "web",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+ASGI_APPLICATION = "config.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database ---------------------------------------------------------------
+
+DATABASE_URL = env.str("DATABASE_URL", default="")
+DATABASES: dict[str, dict[str, Any]]
+if DATABASE_URL:
+    DATABASES = {"default": environ.Env.db_url_config(DATABASE_URL)}
+else:
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": VAR_DIR / "cardroom.sqlite3",
+            "OPTIONS": {
+                # WAL lets readers run beside the writer; IMMEDIATE takes the
+                # write lock at BEGIN, so concurrent writers queue for up to
+                # `timeout` seconds instead of failing with "database is locked".
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+            },
+        }
+    }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+        "connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=5)
+    )
+# Under ASGI every request may run in a different thread, so persistent
+# connections are opt-in (and then checked before reuse).
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=0)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Redis: channel layer, cache, Celery broker -----------------------------
+
+REDIS_URL = env.str("REDIS_URL", default="")
+CHANNEL_LAYERS: dict[str, dict[str, Any]]
+CACHES: dict[str, dict[str, Any]]
+if REDIS_URL:
+    # RedisChannelLayer (not the pub/sub layer): messages wait in per-channel
+    # lists with a capacity and an expiry, so a consumer that is briefly busy
+    # still receives them, and group membership survives a lost connection.
+    # It is the pair verified under load with redis-py 5 (ARCHITECTURE.md §6).
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                "prefix": "cardroom-asgi",
+                "capacity": env.int("CHANNEL_CAPACITY", default=200),
+                "expiry": 60,
+            },
+        }
+    }
+    # Shared by every process, so throttling counts one client once.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "cardroom",
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# --- Celery (read by config/celery.py through the CELERY_ namespace) --------
+
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
+# Without Redis there is no broker and no worker: tasks run inline, in the
+# process that queues them.
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+# Tasks are fire-and-forget (their effects live in the database): no results.
+CELERY_TASK_IGNORE_RESULT = True
+# Tasks are idempotent (they may run twice), so acknowledge after running: a
+# worker that dies mid-task leaves the task for another worker.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 5}
+CELERY_TIMEZONE = "UTC"
+# Periodic tasks (stats sweep, turn-timer sweep) are added here by their apps.
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {}
+
+# --- Health check -----------------------------------------------------------
+
+# Seconds each /healthz probe (Redis ping, Celery worker ping) may take.
+HEALTH_CHECK_TIMEOUT = env.float("HEALTH_CHECK_TIMEOUT", default=1.0)
+
+# --- Auth -------------------------------------------------------------------
+
+AUTH_USER_MODEL = "accounts.User"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {
+        "NAME": "django.contrib.auth.password_validation."
+        "UserAttributeSimilarityValidator"
+    },
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# --- Internationalisation ---------------------------------------------------
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# --- Static files (served by WhiteNoise from the ASGI process) --------------
+
+STATIC_URL = "static/"
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+
+# --- Errors -----------------------------------------------------------------
+
+# A failed CSRF check answers in the API's error shape too.
+CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
+
+# --- REST API ---------------------------------------------------------------
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticatedOrReadOnly",
+    ],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env.str("THROTTLE_ANON_RATE", default="120/minute"),
+        "user": env.str("THROTTLE_USER_RATE", default="600/minute"),
+    },
+    # How many proxies sit in front of us, so throttling keys on the client's
+    # address rather than the proxy's (None: use REMOTE_ADDR as is).
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=None),
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Cardroom API",
+    "DESCRIPTION": (
+        "Play Alager, Alkort and Allegra; query statistics and ratings. "
+        'Errors are always {"code": ..., "message": ...}.'
+    ),
+    "VERSION": "0.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# --- Logging ----------------------------------------------------------------
+
+LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    # Django's default config gives "django" a console handler of its own with
+    # DEBUG on; route it through ours only, so each record prints once.
+    "loggers": {
+        "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+    },
+}

@@ -1,0 +1,35 @@
+"""Settings for the test suite: real PostgreSQL and Redis, as in production.
+
+Tests default to the services on this machine (``DATABASE_URL`` and
+``REDIS_URL`` below); set either in the environment to point elsewhere.
+pytest-django creates a separate database per xdist worker, and every Redis key
+the tests write carries the worker's name, so parallel workers never see each
+other's cache entries or channel groups.
+"""
+
+import os
+
+os.environ.setdefault("DATABASE_URL", "postgres://root@127.0.0.1:5432/cardroom")
+os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
+
+from .base import *  # noqa: E402, F403
+from .base import CACHES, CHANNEL_LAYERS, REDIS_URL, env  # noqa: E402
+
+DEBUG = False
+SECRET_KEY = "test-only-secret-key-not-for-any-deployment"
+ALLOWED_HOSTS = ["testserver", "localhost", "127.0.0.1"]
+
+# Hashing passwords properly is deliberately slow; tests make many users.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# There is no worker beside the test process: run tasks inline so tests see
+# their effects. Tests of the broker path switch this off for themselves.
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=True)
+
+# Look static files up per request instead of requiring collectstatic first.
+WHITENOISE_AUTOREFRESH = True
+
+TEST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
+if REDIS_URL:
+    CACHES["default"]["KEY_PREFIX"] = f"cardroom-test-{TEST_WORKER}"
+    CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"cardroom-test-{TEST_WORKER}"

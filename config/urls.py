@@ -1,0 +1,31 @@
+"""The project's URL map.
+
+Each app's API joins under ``/api/<app>/`` above the catch-all; paths are fixed
+by ARCHITECTURE.md §9. The catch-all must stay last among the ``/api/`` routes:
+it keeps unknown API paths answering JSON 404 even with DEBUG on.
+"""
+
+from django.contrib import admin
+from django.urls import include, path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from config import errors
+from config.health import HealthView
+
+urlpatterns = [
+    path("healthz", HealthView.as_view(), name="healthz"),
+    path("admin/", admin.site.urls),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path(
+        "api/docs/",
+        SpectacularSwaggerView.as_view(url_name="api-schema"),
+        name="api-docs",
+    ),
+    re_path(r"^api/", errors.api_not_found),
+    path("", include("web.urls")),
+]
+
+handler400 = "config.errors.bad_request"
+handler403 = "config.errors.permission_denied"
+handler404 = "config.errors.page_not_found"
+handler500 = "config.errors.server_error"

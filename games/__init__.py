@@ -1,0 +1,1 @@
+"""Games: tables, seats and the append-only event log; live play over WebSockets."""

@@ -1,0 +1,1 @@
+"""Stats: read models built from finished tables, ratings, and the stats API."""

@@ -1,0 +1,1 @@
+"""Tournaments: admin-run events with entries, rounds, seating and standings."""
