@@ -1,0 +1,88 @@
+# Cardroom: every command the project has. `make help` lists them.
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+# Touched after a successful install; older than pyproject.toml means reinstall.
+INSTALLED := $(VENV)/.cardroom-installed
+
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_WORKERS ?= auto
+PYTEST_ARGS ?=
+
+LOCAL := DJANGO_SETTINGS_MODULE=config.settings.local
+MANAGE := $(BIN)/python manage.py
+
+# `make up` uses this machine's services unless the environment names others.
+UP_DATABASE_URL := $(or $(DATABASE_URL),postgres://root@127.0.0.1:5432/cardroom)
+UP_REDIS_URL := $(or $(REDIS_URL),redis://127.0.0.1:6379/0)
+FULL_STACK := $(LOCAL) DATABASE_URL=$(UP_DATABASE_URL) REDIS_URL=$(UP_REDIS_URL)
+
+# mypy: the Django code as configured in pyproject.toml, plus rules/ (strict
+# there) once that package exists.
+MYPY_TARGETS := config accounts games stats tournaments web manage.py \
+	$(if $(wildcard rules/__init__.py),rules)
+
+.PHONY: help venv run up test lint fmt bench services browsers clean
+
+help: ## List the commands
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
+		awk 'BEGIN {FS = ":.*## "} {printf "  make %-10s %s\n", $$1, $$2}'
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(INSTALLED): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $@
+
+venv: $(INSTALLED) ## Create .venv and install the project (only when pyproject.toml changed)
+
+run: venv ## Serve on http://127.0.0.1:8000/ (HOST=, PORT=) on the embedded default
+	$(LOCAL) $(MANAGE) migrate --noinput
+	$(LOCAL) $(MANAGE) ensure_demo_accounts
+	$(LOCAL) $(MANAGE) collectstatic --noinput --verbosity 0
+	@echo "Cardroom: http://$(HOST):$(PORT)/  admin: http://$(HOST):$(PORT)/admin/  API docs: http://$(HOST):$(PORT)/api/docs/"
+	$(LOCAL) $(BIN)/daphne --bind $(HOST) --port $(PORT) config.asgi:application
+
+up: venv services ## Full stack: local PostgreSQL + Redis, daphne, Celery worker and beat
+	$(FULL_STACK) $(MANAGE) migrate --noinput
+	$(FULL_STACK) $(MANAGE) ensure_demo_accounts
+	$(FULL_STACK) $(MANAGE) collectstatic --noinput --verbosity 0
+	@echo "Cardroom (full stack): http://$(HOST):$(PORT)/"
+	$(FULL_STACK) BIN=$(BIN) HOST=$(HOST) PORT=$(PORT) scripts/up.sh
+
+test: venv services lint ## Lint, then the whole suite on real PostgreSQL and Redis
+	$(BIN)/pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
+
+lint: venv ## ruff, ruff format --check, mypy, makemigrations --check
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy $(MYPY_TARGETS)
+	$(LOCAL) $(MANAGE) makemigrations --check --dry-run
+
+fmt: venv ## Format the code and apply safe lint fixes
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: venv ## Run every benchmark script in bench/ (never part of make test)
+	@shopt -s nullglob; scripts=(bench/*.py); \
+	if [ $${#scripts[@]} -eq 0 ]; then echo "No benchmarks in bench/ yet."; fi; \
+	for script in "$${scripts[@]}"; do \
+		echo "== $$script"; PYTHONPATH=. $(BIN)/python "$$script"; \
+	done
+
+services: ## Start PostgreSQL and Redis unless they are running
+	scripts/services-up.sh
+
+browsers: ## Install Debian's Chromium for browser tests, if missing
+	scripts/browsers-up.sh
+
+clean: ## Remove local state and caches (not the venv)
+	rm -rf var staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -exec rm -rf {} +

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Start the machine's PostgreSQL and Redis unless they already answer, wait
+# until both do, and make sure the `cardroom` database exists.
+#
+# Idempotent: running services are left alone. The start commands are the ones
+# in the machine notes (Debian packages; CI runs this as root on a fresh clone).
+set -euo pipefail
+
+pg_answers() { pg_isready --quiet --host=127.0.0.1 --port=5432; }
+redis_answers() { [ "$(redis-cli -h 127.0.0.1 -p 6379 ping 2>/dev/null)" = "PONG" ]; }
+
+wait_for() {
+  local name=$1 check=$2
+  for _ in $(seq 1 60); do
+    if "$check"; then
+      return 0
+    fi
+    sleep 0.5
+  done
+  echo "services-up: $name did not answer within 30 seconds" >&2
+  exit 1
+}
+
+if ! pg_answers; then
+  echo "services-up: starting PostgreSQL"
+  # Fails harmlessly when the cluster is already starting; wait_for decides.
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n 1)" main start || true
+fi
+if ! redis_answers; then
+  echo "services-up: starting Redis"
+  mkdir -p /var/lib/redis /var/log/redis
+  redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" \
+    --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log
+fi
+wait_for PostgreSQL pg_answers
+wait_for Redis redis_answers
+
+# `make up` and ad-hoc `manage.py` runs use this database; tests create their own.
+if [ -z "$(psql --host=127.0.0.1 --username=root --dbname=postgres --tuples-only --no-align \
+  --command="SELECT 1 FROM pg_database WHERE datname = 'cardroom'")" ]; then
+  createdb --host=127.0.0.1 --username=root cardroom
+fi
+echo "services-up: PostgreSQL and Redis are answering"
