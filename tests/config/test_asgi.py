@@ -1,0 +1,117 @@
+"""The ASGI app: served the way ``make run`` serves it, and its WebSocket gate."""
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.testing import WebsocketCommunicator
+
+from config.asgi import application
+from config.websocket import BrowserOriginValidator
+from tests.helpers import REPO, clean_env, free_port
+
+
+def fetch_json(url: str) -> tuple[int, Any]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+@pytest.fixture
+def make_run(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], str, Path]]:
+    """``make run`` on a free port, embedded default, in a throwaway var dir."""
+    port = free_port()
+    log_path = tmp_path / "make-run.log"
+    env = clean_env(
+        CARDROOM_VAR_DIR=str(tmp_path / "var"), STATIC_ROOT=str(tmp_path / "static")
+    )
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            ["make", "run", f"PORT={port}"],
+            cwd=REPO,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: make, sh, daphne
+        )
+    try:
+        yield process, f"http://127.0.0.1:{port}", log_path
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+@pytest.mark.timeout(300)
+def test_make_run_serves_healthz_on_the_embedded_default(
+    make_run: tuple[subprocess.Popen[bytes], str, Path],
+) -> None:
+    process, base_url, log_path = make_run
+    answer: tuple[int, Any] | None = None
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        assert process.poll() is None, log_path.read_text()
+        try:
+            answer = fetch_json(f"{base_url}/healthz")
+            break
+        except (urllib.error.URLError, ConnectionError):
+            time.sleep(0.5)
+
+    assert answer == (
+        200,
+        {
+            "status": "ok",
+            "database": "ok",
+            "redis": "not configured",
+            "celery": "eager",
+        },
+    ), log_path.read_text()
+    output = log_path.read_text()
+    assert "Demo admin: username 'admin', password 'cardroom-admin'" in output
+    assert "Bot account bot-strong (strong): created" in output
+    with urllib.request.urlopen(f"{base_url}/api/docs/", timeout=5) as docs:
+        assert docs.status == 200
+
+
+class Accept(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        await self.accept()
+
+
+def handshake(app: Any, headers: list[tuple[bytes, bytes]]) -> bool:
+    async def connect() -> bool:
+        communicator = WebsocketCommunicator(app, "/ws/anything/", headers=headers)
+        connected, _ = await communicator.connect()
+        await communicator.disconnect()
+        return bool(connected)
+
+    return asyncio.run(connect())
+
+
+def test_origin_check_admits_our_hosts_and_non_browser_clients() -> None:
+    gate = BrowserOriginValidator(Accept.as_asgi(), ["localhost", ".cardroom.example"])
+
+    assert handshake(gate, []) is True  # an API client sends no Origin
+    assert handshake(gate, [(b"origin", b"http://localhost:8000")]) is True
+    assert handshake(gate, [(b"origin", b"https://play.cardroom.example")]) is True
+    assert handshake(gate, [(b"origin", b"https://evil.example")]) is False
+
+
+def test_websocket_from_a_foreign_page_is_refused() -> None:
+    """The assembled ASGI app checks Origin before any route runs."""
+    assert handshake(application, [(b"origin", b"https://evil.example")]) is False

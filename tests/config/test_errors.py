@@ -1,0 +1,208 @@
+"""Every error reaches the client as ``{"code": ..., "message": ...}``."""
+
+import logging
+
+import pytest
+from django.test import Client
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from accounts.models import User
+
+pytestmark = pytest.mark.urls("tests.config.urls")
+
+
+def test_unknown_api_path_is_a_json_404(api_client: APIClient) -> None:
+    response = api_client.get("/api/no-such-thing/")
+
+    assert response.status_code == 404
+    assert response.json() == {"code": "not_found", "message": "Not found."}
+
+
+def test_unknown_api_path_with_any_method_is_a_404_not_a_csrf_403() -> None:
+    response = Client(enforce_csrf_checks=True).post("/api/no-such-thing/")
+
+    assert response.status_code == 404
+    assert response.json() == {"code": "not_found", "message": "Not found."}
+
+
+def test_api_path_missing_its_slash_names_the_right_one(api_client: APIClient) -> None:
+    response = api_client.get("/api/schema")
+
+    assert response.status_code == 404
+    assert response.json() == {
+        "code": "not_found",
+        "message": "Not found. Did you mean /api/schema/ ?",
+    }
+
+
+def test_unknown_page_is_a_json_404(client: Client) -> None:
+    response = client.get("/no/such/page/")
+
+    assert response.status_code == 404
+    assert response.json() == {"code": "not_found", "message": "Not found."}
+
+
+def test_wrong_method(api_client: APIClient) -> None:
+    response = api_client.delete("/api/schema/", HTTP_ACCEPT="application/json")
+
+    assert response.status_code == 405
+    assert response.json() == {
+        "code": "method_not_allowed",
+        "message": 'Method "DELETE" not allowed.',
+    }
+
+
+def test_unparsable_body(api_client: APIClient) -> None:
+    response = api_client.post(
+        "/test-api/echo/", data="{not json", content_type="application/json"
+    )
+
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "parse_error"
+    assert body["message"].startswith("JSON parse error - ")
+    assert set(body) == {"code", "message"}
+
+
+def test_unsupported_media_type(api_client: APIClient) -> None:
+    response = api_client.post("/test-api/echo/", data="x", content_type="text/csv")
+
+    assert response.status_code == 415
+    assert response.json() == {
+        "code": "unsupported_media_type",
+        "message": 'Unsupported media type "text/csv" in request.',
+    }
+
+
+def test_invalid_fields_name_the_first_and_list_all(api_client: APIClient) -> None:
+    response = api_client.post("/test-api/echo/", {"name": "far too long"})
+
+    assert response.status_code == 400
+    assert response.json() == {
+        "code": "invalid",
+        "message": "name: Ensure this field has no more than 5 characters.",
+        "errors": {"name": ["Ensure this field has no more than 5 characters."]},
+    }
+
+
+def test_validation_error_keeps_its_own_code(api_client: APIClient) -> None:
+    response = api_client.post("/test-api/seat/", {})
+
+    assert response.status_code == 400
+    assert response.json() == {"code": "seat_taken", "message": "Seat 2 is taken."}
+
+
+@pytest.mark.django_db
+def test_missing_credentials(api_client: APIClient) -> None:
+    response = api_client.get("/test-api/private/")
+
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == "Token"
+    assert response.json() == {
+        "code": "not_authenticated",
+        "message": "Authentication credentials were not provided.",
+    }
+
+
+@pytest.mark.django_db
+def test_bad_token(api_client: APIClient) -> None:
+    api_client.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
+
+    response = api_client.get("/test-api/private/")
+
+    assert response.status_code == 401
+    assert response.json() == {
+        "code": "authentication_failed",
+        "message": "Invalid token.",
+    }
+
+
+@pytest.mark.django_db
+def test_good_token_gets_through(api_client: APIClient) -> None:
+    user = User.objects.create_user(username="ada", password="pw-ada-123")
+    token = Token.objects.create(user=user)
+    api_client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+
+    response = api_client.get("/test-api/private/")
+
+    assert response.status_code == 200
+
+
+def test_throttled(api_client: APIClient) -> None:
+    assert api_client.get("/test-api/throttled/").status_code == 200
+
+    response = api_client.get("/test-api/throttled/")
+
+    assert response.status_code == 429
+    assert response["Retry-After"] == "60"
+    assert response.json() == {
+        "code": "throttled",
+        "message": "Request was throttled. Expected available in 60 seconds.",
+    }
+
+
+def test_django_404_inside_an_api_view_hides_its_message(
+    api_client: APIClient,
+) -> None:
+    response = api_client.get("/test-api/django/missing/")
+
+    assert response.status_code == 404
+    assert response.json() == {"code": "not_found", "message": "Not found."}
+
+
+def test_django_permission_denied_inside_an_api_view(api_client: APIClient) -> None:
+    response = api_client.get("/test-api/django/forbidden/")
+
+    assert response.status_code == 403
+    assert response.json() == {
+        "code": "permission_denied",
+        "message": "You do not have permission to perform this action.",
+    }
+
+
+def test_unexpected_api_error_is_logged_and_reveals_nothing(
+    api_client: APIClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.ERROR, logger="cardroom.api"):
+        response = api_client.get("/test-api/broken/")
+
+    assert response.status_code == 500
+    assert response.json() == {
+        "code": "server_error",
+        "message": "Internal server error.",
+    }
+    assert "hunter2" not in response.content.decode()
+    assert "hunter2" in caplog.text  # the operator still sees the cause
+
+
+def test_unexpected_page_error_reveals_nothing() -> None:
+    client = Client(raise_request_exception=False)
+
+    response = client.get("/test-django/broken/")
+
+    assert response.status_code == 500
+    assert response.json() == {
+        "code": "server_error",
+        "message": "Internal server error.",
+    }
+
+
+@pytest.mark.django_db
+def test_csrf_failure_is_in_the_error_shape() -> None:
+    response = Client(enforce_csrf_checks=True).post(
+        "/admin/login/", {"username": "a", "password": "b"}
+    )
+
+    assert response.status_code == 403
+    assert response.json() == {
+        "code": "csrf_failed",
+        "message": "CSRF verification failed. CSRF cookie not set.",
+    }
+
+
+def test_disallowed_host_is_a_json_400(client: Client) -> None:
+    response = client.get("/healthz", HTTP_HOST="evil.example")
+
+    assert response.status_code == 400
+    assert response.json() == {"code": "bad_request", "message": "Bad request."}

@@ -1,0 +1,198 @@
+"""``/healthz`` reports what this process can reach, on every stack.
+
+In-process tests run on the test stack (PostgreSQL, Redis). Cases that need a
+different stack (embedded, a dead database or broker, a broker without workers)
+run in a fresh process, because the Celery app reads its broker once.
+"""
+
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.test import override_settings
+from rest_framework.test import APIClient
+
+from config.health import celery_status
+from tests.helpers import REPO, clean_env, run_django_json
+
+# A port nothing listens on: connections are refused at once.
+DEAD_REDIS = "redis://127.0.0.1:1/0"
+# A Redis database no test runs a Celery worker on, so "no workers" is certain.
+IDLE_REDIS = "redis://127.0.0.1:6379/13"
+
+GET_HEALTHZ = """
+import json
+from django.test import Client
+response = Client().get("/healthz", HTTP_HOST="localhost")
+print(json.dumps({"status_code": response.status_code, "body": response.json()}))
+"""
+
+
+def healthz_in_subprocess(tmp_path: Path, **env: str) -> object:
+    """GET /healthz with local settings and ``env``, SQLite unless overridden."""
+    return run_django_json(
+        GET_HEALTHZ,
+        clean_env(
+            DJANGO_SETTINGS_MODULE="config.settings.local",
+            CARDROOM_VAR_DIR=str(tmp_path),
+            **env,
+        ),
+    )
+
+
+@pytest.mark.django_db
+def test_ok_on_postgres_and_redis(api_client: APIClient) -> None:
+    response = api_client.get("/healthz")
+
+    assert response.status_code == 200
+    assert response.json() == {
+        "status": "ok",
+        "database": "ok",
+        "redis": "ok",
+        "celery": "eager",
+    }
+    assert response["Cache-Control"] == "no-store"
+
+
+@pytest.mark.django_db
+def test_degraded_when_redis_is_unreachable(api_client: APIClient) -> None:
+    with override_settings(REDIS_URL=DEAD_REDIS):
+        response = api_client.get("/healthz")
+
+    assert response.status_code == 503
+    assert response.json() == {
+        "status": "degraded",
+        "database": "ok",
+        "redis": "unreachable",
+        "celery": "eager",
+    }
+
+
+def test_rejects_other_methods_in_the_error_shape(api_client: APIClient) -> None:
+    response = api_client.post("/healthz")
+
+    assert response.status_code == 405
+    assert response.json() == {
+        "code": "method_not_allowed",
+        "message": 'Method "POST" not allowed.',
+    }
+
+
+@pytest.fixture
+def celery_worker_process() -> Iterator[subprocess.Popen[bytes]]:
+    """A real Celery worker (solo pool) on the test broker.
+
+    It consumes only a queue of its own, so it answers pings but never takes a
+    task that another test queues.
+    """
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool=solo",
+            "--queues=healthz-test",
+            "--hostname=healthz-test@%h",
+            "--loglevel=WARNING",
+        ],
+        cwd=REPO,
+        env=clean_env(
+            DJANGO_SETTINGS_MODULE="config.settings.test",
+            CELERY_TASK_ALWAYS_EAGER="false",
+        ),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        yield worker
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
+
+
+@pytest.mark.timeout(90)
+def test_ok_when_a_worker_answers(
+    celery_worker_process: subprocess.Popen[bytes],
+) -> None:
+    status = "not checked"
+    deadline = time.monotonic() + 45
+    with override_settings(CELERY_TASK_ALWAYS_EAGER=False):
+        while time.monotonic() < deadline:
+            assert celery_worker_process.poll() is None, "the worker exited"
+            status = celery_status()
+            if status == "ok":
+                break
+            time.sleep(0.5)
+
+    assert status == "ok"
+
+
+def test_ok_on_the_embedded_default(tmp_path: Path) -> None:
+    """No DATABASE_URL / REDIS_URL: SQLite, no Redis, tasks run in-process."""
+    assert healthz_in_subprocess(tmp_path) == {
+        "status_code": 200,
+        "body": {
+            "status": "ok",
+            "database": "ok",
+            "redis": "not configured",
+            "celery": "eager",
+        },
+    }
+
+
+def test_no_workers_is_reported_but_not_a_failure(tmp_path: Path) -> None:
+    """A reachable broker with no worker: web still serves and queues tasks."""
+    assert healthz_in_subprocess(tmp_path, REDIS_URL=IDLE_REDIS) == {
+        "status_code": 200,
+        "body": {
+            "status": "ok",
+            "database": "ok",
+            "redis": "ok",
+            "celery": "no workers",
+        },
+    }
+
+
+def test_degraded_when_the_broker_is_unreachable(tmp_path: Path) -> None:
+    started = time.monotonic()
+    answer = healthz_in_subprocess(
+        tmp_path, REDIS_URL=IDLE_REDIS, CELERY_BROKER_URL=DEAD_REDIS
+    )
+    elapsed = time.monotonic() - started
+
+    assert answer == {
+        "status_code": 503,
+        "body": {
+            "status": "degraded",
+            "database": "ok",
+            "redis": "ok",
+            "celery": "unreachable",
+        },
+    }
+    assert elapsed < 15, f"a dead broker took {elapsed:.1f}s to report"
+
+
+def test_degraded_when_the_database_is_unreachable(tmp_path: Path) -> None:
+    answer = healthz_in_subprocess(
+        tmp_path, DATABASE_URL="postgres://root@127.0.0.1:1/cardroom"
+    )
+
+    assert answer == {
+        "status_code": 503,
+        "body": {
+            "status": "degraded",
+            "database": "unreachable",
+            "redis": "not configured",
+            "celery": "eager",
+        },
+    }

@@ -1,0 +1,207 @@
+"""Each settings mode loads from the environment and picks the right stack.
+
+Every case runs in a fresh interpreter: settings are read once per process.
+"""
+
+from pathlib import Path
+
+from tests.helpers import clean_env, run_django_json, run_python
+
+DUMP = """
+import json
+from django.conf import settings as s
+from config.celery import app
+db = s.DATABASES["default"]
+print(json.dumps({
+    "debug": s.DEBUG,
+    "secret_key": s.SECRET_KEY,
+    "allowed_hosts": s.ALLOWED_HOSTS,
+    "db_engine": db["ENGINE"],
+    "db_name": str(db["NAME"]),
+    "db_host": db.get("HOST", ""),
+    "db_port": str(db.get("PORT", "")),
+    "db_user": db.get("USER", ""),
+    "redis_url": s.REDIS_URL,
+    "channel_layer": s.CHANNEL_LAYERS["default"]["BACKEND"],
+    "channel_hosts": s.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("hosts"),
+    "channel_prefix": s.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("prefix"),
+    "cache": s.CACHES["default"]["BACKEND"],
+    "cache_prefix": s.CACHES["default"].get("KEY_PREFIX", ""),
+    "celery_broker": app.conf.broker_url,
+    "celery_eager": app.conf.task_always_eager,
+    "hashers": s.PASSWORD_HASHERS,
+    "static_storage": s.STORAGES["staticfiles"]["BACKEND"],
+    "session_cookie_secure": s.SESSION_COOKIE_SECURE,
+    "renderers": s.REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"],
+    "throttle_rates": s.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+}))
+"""
+
+POSTGRES_URL = "postgres://root@127.0.0.1:5432/cardroom"
+REDIS_URL = "redis://127.0.0.1:6379/3"
+
+
+def test_local_without_urls_runs_embedded(tmp_path: Path) -> None:
+    """No DATABASE_URL or REDIS_URL: SQLite under the var dir, all in-process."""
+    var_dir = tmp_path / "var"
+    env = clean_env(
+        DJANGO_SETTINGS_MODULE="config.settings.local", CARDROOM_VAR_DIR=str(var_dir)
+    )
+
+    loaded = run_django_json(DUMP, env)
+
+    assert loaded["debug"] is True
+    assert loaded["secret_key"].startswith("django-insecure-")
+    assert loaded["db_engine"] == "django.db.backends.sqlite3"
+    assert loaded["db_name"] == str(var_dir / "cardroom.sqlite3")
+    assert var_dir.is_dir()
+    assert loaded["redis_url"] == ""
+    assert loaded["channel_layer"] == "channels.layers.InMemoryChannelLayer"
+    assert loaded["cache"] == "django.core.cache.backends.locmem.LocMemCache"
+    assert loaded["celery_broker"] == "memory://"
+    assert loaded["celery_eager"] is True
+    assert loaded["renderers"] == [
+        "rest_framework.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ]
+
+
+def test_local_with_urls_uses_postgres_and_redis(tmp_path: Path) -> None:
+    """DATABASE_URL and REDIS_URL switch every backend to the real services."""
+    var_dir = tmp_path / "var"
+    env = clean_env(
+        DJANGO_SETTINGS_MODULE="config.settings.local",
+        CARDROOM_VAR_DIR=str(var_dir),
+        DATABASE_URL=POSTGRES_URL,
+        REDIS_URL=REDIS_URL,
+    )
+
+    loaded = run_django_json(DUMP, env)
+
+    assert loaded["db_engine"] == "django.db.backends.postgresql"
+    assert loaded["db_name"] == "cardroom"
+    assert (loaded["db_host"], loaded["db_port"]) == ("127.0.0.1", "5432")
+    assert not var_dir.exists()
+    assert loaded["channel_layer"] == "channels_redis.core.RedisChannelLayer"
+    assert loaded["channel_hosts"] == [REDIS_URL]
+    assert loaded["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert loaded["celery_broker"] == REDIS_URL
+    assert loaded["celery_eager"] is False
+
+
+def test_throttle_rates_follow_the_environment(tmp_path: Path) -> None:
+    env = clean_env(
+        DJANGO_SETTINGS_MODULE="config.settings.local",
+        CARDROOM_VAR_DIR=str(tmp_path),
+        THROTTLE_ANON_RATE="7/minute",
+        THROTTLE_USER_RATE="70/hour",
+    )
+
+    loaded = run_django_json(DUMP, env)
+
+    assert loaded["throttle_rates"] == {"anon": "7/minute", "user": "70/hour"}
+
+
+def test_production_refuses_to_start_without_secret_key(tmp_path: Path) -> None:
+    env = clean_env(
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        CARDROOM_VAR_DIR=str(tmp_path),
+        ALLOWED_HOSTS="cardroom.example",
+    )
+
+    result = run_python("import django; django.setup()", env)
+
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: SECRET_KEY is not set." in result.stderr
+
+
+def test_production_refuses_to_start_without_allowed_hosts(tmp_path: Path) -> None:
+    env = clean_env(
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        CARDROOM_VAR_DIR=str(tmp_path),
+        SECRET_KEY="a-real-secret-for-this-test-only-0123456789",
+    )
+
+    result = run_python("import django; django.setup()", env)
+
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: ALLOWED_HOSTS is not set." in result.stderr
+
+
+def test_production_refuses_the_development_key(tmp_path: Path) -> None:
+    env = clean_env(
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        CARDROOM_VAR_DIR=str(tmp_path),
+        SECRET_KEY="django-insecure-local-development-key-do-not-deploy",
+        ALLOWED_HOSTS="cardroom.example",
+    )
+
+    result = run_python("import django; django.setup()", env)
+
+    assert result.returncode != 0
+    assert "SECRET_KEY is a development key." in result.stderr
+
+
+def test_production_loads_with_its_required_variables(tmp_path: Path) -> None:
+    env = clean_env(
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        CARDROOM_VAR_DIR=str(tmp_path),
+        SECRET_KEY="a-real-secret-for-this-test-only-0123456789",
+        ALLOWED_HOSTS="cardroom.example,www.cardroom.example",
+        DEBUG="true",
+        DATABASE_URL=POSTGRES_URL,
+        REDIS_URL=REDIS_URL,
+    )
+
+    loaded = run_django_json(DUMP, env)
+
+    assert loaded["debug"] is False  # DEBUG=true in the environment is ignored
+    assert loaded["allowed_hosts"] == ["cardroom.example", "www.cardroom.example"]
+    assert loaded["static_storage"] == (
+        "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    )
+    assert loaded["session_cookie_secure"] is True
+    assert loaded["renderers"] == ["rest_framework.renderers.JSONRenderer"]
+    assert loaded["celery_eager"] is False
+
+
+def test_test_settings_default_to_the_local_services() -> None:
+    env = clean_env(DJANGO_SETTINGS_MODULE="config.settings.test")
+
+    loaded = run_django_json(DUMP, env)
+
+    assert loaded["db_engine"] == "django.db.backends.postgresql"
+    assert (loaded["db_host"], loaded["db_port"], loaded["db_user"]) == (
+        "127.0.0.1",
+        "5432",
+        "root",
+    )
+    assert loaded["db_name"] == "cardroom"
+    assert loaded["redis_url"] == "redis://127.0.0.1:6379/15"
+    assert loaded["channel_layer"] == "channels_redis.core.RedisChannelLayer"
+    assert loaded["hashers"] == ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    assert loaded["celery_eager"] is True
+    # Parallel workers keep their Redis keys apart.
+    assert loaded["cache_prefix"] == "cardroom-test-main"
+    assert loaded["channel_prefix"] == "cardroom-test-main"
+
+
+def test_env_file_fills_gaps_but_never_overrides_the_environment(
+    tmp_path: Path,
+) -> None:
+    env_file = tmp_path / "cardroom.env"
+    env_file.write_text(
+        "SECRET_KEY=secret-from-the-env-file-0123456789\n"
+        "ALLOWED_HOSTS=from-file.example\n"
+    )
+    env = clean_env(
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        CARDROOM_VAR_DIR=str(tmp_path),
+        ALLOWED_HOSTS="from-environment.example",
+    )
+    env["CARDROOM_ENV_FILE"] = str(env_file)
+
+    loaded = run_django_json(DUMP, env)
+
+    assert loaded["secret_key"] == "secret-from-the-env-file-0123456789"
+    assert loaded["allowed_hosts"] == ["from-environment.example"]

@@ -1,0 +1,58 @@
+"""Fixtures shared by the whole suite.
+
+Tests run on real PostgreSQL and Redis (``config.settings.test``). Each xdist
+worker has its own test database (pytest-django) and its own Redis key prefix
+(the settings), so workers never share state.
+"""
+
+from collections.abc import Iterator
+
+import pytest
+import redis
+from django.conf import settings
+from django.core.cache import cache
+from rest_framework.test import APIClient
+
+# Fixtures that mean a test goes through Django's request or database stack.
+_DJANGO_FIXTURES = {
+    "client",
+    "async_client",
+    "admin_client",
+    "api_client",
+    "live_server",
+    "db",
+    "transactional_db",
+}
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Start every Django-backed test with an empty cache.
+
+    The cache holds throttling counters; left over, one test's requests would
+    throttle the next. Only this worker's keys are deleted (not FLUSHDB), so a
+    parallel worker's test keeps its own. Tests that touch neither requests nor
+    the database (the pure ``rules`` tests) skip this and need no Redis.
+    """
+    uses_django = request.node.get_closest_marker("django_db") or (
+        _DJANGO_FIXTURES & set(request.fixturenames)
+    )
+    if uses_django:
+        if settings.REDIS_URL:
+            prefix = settings.CACHES["default"]["KEY_PREFIX"]
+            client = redis.Redis.from_url(settings.REDIS_URL)
+            try:
+                keys = list(client.scan_iter(match=f"{prefix}:*", count=500))
+                if keys:
+                    client.delete(*keys)
+            finally:
+                client.close()
+        else:
+            cache.clear()
+    yield
+
+
+@pytest.fixture
+def api_client() -> APIClient:
+    """DRF's test client: JSON requests, token or forced authentication."""
+    return APIClient()
