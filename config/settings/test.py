@@ -4,16 +4,26 @@ Tests default to the services on this machine (``DATABASE_URL`` and
 ``REDIS_URL`` below); set either in the environment to point elsewhere.
 pytest-django creates a separate database per xdist worker, and every Redis key
 the tests write carries the worker's name, so parallel workers never see each
-other's cache entries or channel groups.
+other's cache entries or channel groups. Both also carry a short id of the
+checkout, so two checkouts testing on one machine (a CI clone beside a working
+tree) do not drop each other's test databases.
 """
 
+import hashlib
 import os
 
 os.environ.setdefault("DATABASE_URL", "postgres://root@127.0.0.1:5432/cardroom")
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
 
 from .base import *  # noqa: E402, F403
-from .base import CACHES, CHANNEL_LAYERS, REDIS_URL, env  # noqa: E402
+from .base import (  # noqa: E402
+    BASE_DIR,
+    CACHES,
+    CHANNEL_LAYERS,
+    DATABASES,
+    REDIS_URL,
+    env,
+)
 
 DEBUG = False
 SECRET_KEY = "test-only-secret-key-not-for-any-deployment"
@@ -29,7 +39,15 @@ CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=True)
 # Look static files up per request instead of requiring collectstatic first.
 WHITENOISE_AUTOREFRESH = True
 
+CHECKOUT_ID = hashlib.sha256(str(BASE_DIR).encode()).hexdigest()[:8]
 TEST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
+
+# pytest-django appends the xdist worker (``_gw0``) to this name.
+DATABASES["default"]["TEST"] = {
+    "NAME": f"test_{DATABASES['default']['NAME']}_{CHECKOUT_ID}"
+}
 if REDIS_URL:
-    CACHES["default"]["KEY_PREFIX"] = f"cardroom-test-{TEST_WORKER}"
-    CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"cardroom-test-{TEST_WORKER}"
+    CACHES["default"]["KEY_PREFIX"] = f"cardroom-test-{CHECKOUT_ID}-{TEST_WORKER}"
+    CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = (
+        f"cardroom-test-{CHECKOUT_ID}-{TEST_WORKER}"
+    )

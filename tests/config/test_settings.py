@@ -3,9 +3,10 @@
 Every case runs in a fresh interpreter: settings are read once per process.
 """
 
+import hashlib
 from pathlib import Path
 
-from tests.helpers import clean_env, run_django_json, run_python
+from tests.helpers import REPO, clean_env, run_django_json, run_python
 
 DUMP = """
 import json
@@ -21,6 +22,7 @@ print(json.dumps({
     "db_host": db.get("HOST", ""),
     "db_port": str(db.get("PORT", "")),
     "db_user": db.get("USER", ""),
+    "test_db_name": db.get("TEST", {}).get("NAME"),
     "redis_url": s.REDIS_URL,
     "channel_layer": s.CHANNEL_LAYERS["default"]["BACKEND"],
     "channel_hosts": s.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("hosts"),
@@ -181,9 +183,11 @@ def test_test_settings_default_to_the_local_services() -> None:
     assert loaded["channel_layer"] == "channels_redis.core.RedisChannelLayer"
     assert loaded["hashers"] == ["django.contrib.auth.hashers.MD5PasswordHasher"]
     assert loaded["celery_eager"] is True
-    # Parallel workers keep their Redis keys apart.
-    assert loaded["cache_prefix"] == "cardroom-test-main"
-    assert loaded["channel_prefix"] == "cardroom-test-main"
+    # Parallel workers and other checkouts keep their databases and keys apart.
+    checkout_id = hashlib.sha256(str(REPO).encode()).hexdigest()[:8]
+    assert loaded["test_db_name"] == f"test_cardroom_{checkout_id}"
+    assert loaded["cache_prefix"] == f"cardroom-test-{checkout_id}-main"
+    assert loaded["channel_prefix"] == f"cardroom-test-{checkout_id}-main"
 
 
 def test_env_file_fills_gaps_but_never_overrides_the_environment(
