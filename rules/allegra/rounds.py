@@ -118,16 +118,7 @@ def end_of_round(
             if removed:
                 events.append(triples_event(geo, rules, cards, removed))
     raw = [sum(cards[i] or 0 for i in geo.area[p]) for p in range(st.players)]
-    mine = raw[trigger]
-    others = [raw[q] for q in range(st.players) if q != trigger]
-    if rules.tie_counts_as_lowest:
-        not_lowest = any(r < mine for r in others)
-    else:
-        not_lowest = any(r <= mine for r in others)
-    doubled = not_lowest and (mine > 0 or not rules.double_only_positive)
-    scores = list(raw)
-    if doubled:
-        scores[trigger] = 2 * mine
+    scores, doubled = round_scores(rules, raw, trigger)
     totals = [t + s for t, s in zip(st.totals, scores, strict=True)]
     result = RoundResult(st.round, trigger, forced, tuple(raw), tuple(scores), doubled)
     events.append(
@@ -165,6 +156,29 @@ def end_of_round(
             )
         )
     return events
+
+
+def round_scores(
+    rules: Rules, raw: Sequence[int], trigger: int
+) -> tuple[list[int], bool]:
+    """§10 step 3: the trigger's raw score is doubled unless it is the lowest.
+
+    >>> round_scores(Rules(), [18, 32, 22], 2)
+    ([18, 32, 44], True)
+    >>> round_scores(Rules(), [22, 32, 22], 2)
+    ([22, 32, 22], False)
+    """
+    mine = raw[trigger]
+    others = [r for q, r in enumerate(raw) if q != trigger]
+    if rules.tie_counts_as_lowest:
+        not_lowest = any(r < mine for r in others)
+    else:
+        not_lowest = any(r <= mine for r in others)
+    doubled = not_lowest and (mine > 0 or not rules.double_only_positive)
+    scores = list(raw)
+    if doubled:
+        scores[trigger] = 2 * mine
+    return scores, doubled
 
 
 def deal_event(
