@@ -69,7 +69,7 @@ def decide(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
         # The hot path: a well-formed card play in canonical notation.
         card = action.get("card")
         if type(card) is str and card in ORDER and state.phase == "play":
-            return _play(state, seat, card)
+            return play(state, seat, card)
     kind = require_type(action, ACTION_TYPES)
     if kind == "play":
         require_keys(action, ("card",))
@@ -80,7 +80,7 @@ def decide(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
         card = action["card"]
         if not (isinstance(card, str) and card in ORDER):
             card = _card(card)
-        return _play(state, seat, card)
+        return play(state, seat, card)
     if state.phase != "exchange":
         raise UnknownAction("The stock exchange is over: play a card")
     if kind == "pass":
@@ -133,7 +133,12 @@ def _finish_exchange(state: State, event: Event) -> list[Event]:
     return [event, ev.partners_revealed(hands)]
 
 
-def _play(state: State, seat: int, card: str) -> list[Event]:
+def play(state: State, seat: int, card: str, *, next_deal: bool = True) -> list[Event]:
+    """The events of ``seat`` playing ``card`` (its turn in the play phase).
+
+    Searching bots call this directly with ``next_deal=False``: the events then
+    stop at the deal's score, without dealing (and shuffling) the next deal.
+    """
     hand = state.hands[seat]
     if card not in hand:
         raise IllegalAction(f"{card} is not in your hand")
@@ -179,10 +184,10 @@ def _play(state: State, seat: int, card: str) -> list[Event]:
     sides.append(side)
     if not deal_over(sides, play_out=rules.play_out_all_tricks):
         return [played, won]
-    return [played, won, *_end_of_deal(state, sides)]
+    return [played, won, *_end_of_deal(state, sides, next_deal)]
 
 
-def _end_of_deal(state: State, sides: list[int]) -> list[Event]:
+def _end_of_deal(state: State, sides: list[int], next_deal: bool) -> list[Event]:
     match = state.match
     side, points, kind, run = score(sides)
     scores = list(match.scores)
@@ -201,6 +206,8 @@ def _end_of_deal(state: State, sides: list[int]) -> list[Event]:
             "scores": scores,
         },
     )
+    if not next_deal:
+        return [scored]
     if scores[side] >= match.rules.target:
         players = match.players
         outcome = outcome_from_scores(
