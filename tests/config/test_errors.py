@@ -161,6 +161,24 @@ def test_django_permission_denied_inside_an_api_view(api_client: APIClient) -> N
     }
 
 
+def test_django_validation_error_on_a_field(api_client: APIClient) -> None:
+    response = api_client.get("/test-api/django/invalid-field/")
+
+    assert response.status_code == 400
+    assert response.json() == {
+        "code": "invalid",
+        "message": "seat: Seat 9 does not exist.",
+        "errors": {"seat": ["Seat 9 does not exist."]},
+    }
+
+
+def test_django_validation_error_keeps_its_own_code(api_client: APIClient) -> None:
+    response = api_client.get("/test-api/django/invalid/")
+
+    assert response.status_code == 400
+    assert response.json() == {"code": "table_full", "message": "The table is full."}
+
+
 def test_unexpected_api_error_is_logged_and_reveals_nothing(
     api_client: APIClient, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -7,6 +7,7 @@ and the catch-all answer as they do in production.
 from typing import NoReturn
 
 from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, HttpRequest
 from django.urls import path
 from rest_framework import serializers
@@ -70,6 +71,10 @@ class DjangoErrorsView(APIView):
     def get(self, request: Request, kind: str) -> NoReturn:
         if kind == "missing":
             raise Http404("Table 7 has a secret seed 1234")
+        if kind == "invalid-field":
+            raise DjangoValidationError({"seat": ["Seat 9 does not exist."]})
+        if kind == "invalid":
+            raise DjangoValidationError("The table is full.", code="table_full")
         raise PermissionDenied("internal detail")
 
 
