@@ -260,7 +260,7 @@ class _progress_bar:
 
     def __init__(self, total: int) -> None:
         try:
-            from tqdm import tqdm  # type: ignore[import-untyped]
+            from tqdm import tqdm  # type: ignore[import-untyped,unused-ignore]
 
             self._bar: Any = tqdm(total=total, unit="match", file=sys.stderr)
         except ImportError:  # the rules package stands alone without tqdm
