@@ -1,6 +1,10 @@
-"""Writes on accounts: the house bots and the demo admin."""
+"""Writes on accounts: sign-up, credentials, tokens, the house bots, the demo admin."""
 
-from django.db import transaction
+from django.contrib.auth import authenticate, password_validation
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest
+from rest_framework.authtoken.models import Token
 
 from accounts.models import BotLevel, User
 
@@ -50,3 +54,89 @@ def demo_admin_ensure(
         username=username, email=f"{username}@example.com", password=password
     )
     return admin, True
+
+
+# --- people: sign-up, credentials, tokens ------------------------------------
+
+BOT_PREFIX = "bot-"
+BOT_LOGIN_MESSAGE = "Bot accounts are played by the server and cannot log in."
+BAD_CREDENTIALS_MESSAGE = "Unable to log in with the provided credentials."
+USERNAME_TAKEN_MESSAGE = "A user with that username already exists."
+
+
+class LoginRefused(Exception):
+    """Credentials that do not open a session or a token; ``code`` says why."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@transaction.atomic
+def user_register(*, username: str, password: str) -> User:
+    """Create a person's account after Django's password validators pass.
+
+    Raises ``ValidationError`` keyed by field: a taken name (compared without
+    case, so "Ada" and "ada" cannot both exist), a name in the house bots'
+    ``bot-`` namespace, or a password the validators refuse.
+    """
+    username = User.normalize_username(username)
+    if username.lower().startswith(BOT_PREFIX):
+        raise ValidationError(
+            {"username": f"Usernames starting with {BOT_PREFIX!r} are reserved."}
+        )
+    if User.objects.filter(username__iexact=username).exists():
+        raise ValidationError({"username": USERNAME_TAKEN_MESSAGE})
+    candidate = User(username=username)
+    try:
+        password_validation.validate_password(password, user=candidate)
+    except ValidationError as exc:
+        raise ValidationError({"password": exc.messages}) from exc
+    try:
+        # A savepoint, so a lost race on the unique name leaves the outer
+        # transaction usable.
+        with transaction.atomic():
+            return User.objects.create_user(username=username, password=password)
+    except IntegrityError as exc:
+        raise ValidationError({"username": USERNAME_TAKEN_MESSAGE}) from exc
+
+
+def user_authenticate(
+    *, username: str, password: str, request: HttpRequest | None = None
+) -> User:
+    """The person these credentials belong to, or ``LoginRefused``.
+
+    Bot accounts are refused by name with their own code before any password
+    is checked: the server plays them, nobody logs in as one.
+    """
+    if User.objects.filter(username=username, is_bot=True).exists():
+        raise LoginRefused("bot_account", BOT_LOGIN_MESSAGE)
+    user = authenticate(request, username=username, password=password)
+    if not isinstance(user, User):
+        raise LoginRefused("invalid_credentials", BAD_CREDENTIALS_MESSAGE)
+    return user
+
+
+def token_get_or_create(*, user: User) -> str:
+    """The user's API token key, created on first use; refuses bots."""
+    if user.is_bot:
+        raise LoginRefused("bot_account", BOT_LOGIN_MESSAGE)
+    token, _ = Token.objects.get_or_create(user=user)
+    return str(token.key)
+
+
+def bot_account_get(*, level: str) -> User:
+    """The house bot account that plays at ``level``, created if missing.
+
+    Tables seat this account for every bot seat of that level (a house bot may
+    hold several seats at one table).
+    """
+    bot_level = BotLevel(level)
+    bot = User.objects.filter(username=bot_username(bot_level), is_bot=True).first()
+    if bot is not None:
+        return bot
+    for bot, _ in bot_accounts_ensure():
+        if bot.bot_level == bot_level.value:
+            return bot
+    raise AssertionError(f"no house bot for {level!r}")  # pragma: no cover

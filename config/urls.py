@@ -21,6 +21,7 @@ urlpatterns = [
         SpectacularSwaggerView.as_view(url_name="api-schema"),
         name="api-docs",
     ),
+    path("api/accounts/", include("accounts.urls")),
     re_path(r"^api/", errors.api_not_found),
     path("", include("web.urls")),
 ]

@@ -184,6 +184,9 @@ HEALTH_CHECK_TIMEOUT = env.float("HEALTH_CHECK_TIMEOUT", default=1.0)
 # --- Auth -------------------------------------------------------------------
 
 AUTH_USER_MODEL = "accounts.User"
+# Django's username/password backend, refusing bot accounts (the server plays
+# them; nobody logs in as one).
+AUTHENTICATION_BACKENDS = ["accounts.backends.PeopleOnlyBackend"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {
@@ -220,7 +223,7 @@ CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.authentication.PeopleTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [

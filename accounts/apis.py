@@ -1,0 +1,128 @@
+"""The accounts API: sign-up, API tokens, the current user, browser sessions.
+
+Thin views: validate the input, call one service, shape the output. Errors
+reach clients as ``{"code", "message"}`` through ``config.errors``.
+"""
+
+from typing import Any
+
+from django.contrib.auth import login, logout
+from django.middleware.csrf import get_token
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, serializers, status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.models import User
+from accounts.services import (
+    LoginRefused,
+    token_get_or_create,
+    user_authenticate,
+    user_register,
+)
+
+
+class CredentialsSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+
+class UserOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    is_bot = serializers.BooleanField()
+
+
+def _authenticated(request: Request, data: dict[str, Any]) -> User:
+    try:
+        return user_authenticate(
+            username=data["username"], password=data["password"], request=request
+        )
+    except LoginRefused as exc:
+        if exc.code == "bot_account":
+            raise exceptions.PermissionDenied(exc.message, code=exc.code) from exc
+        raise exceptions.ValidationError(exc.message, code=exc.code) from exc
+
+
+class RegisterApi(APIView):
+    """Create an account and return its API token."""
+
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        username = serializers.CharField()
+        token = serializers.CharField()
+
+    @extend_schema(
+        request=CredentialsSerializer,
+        responses={201: OutputSerializer},
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = CredentialsSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = user_register(**serializer.validated_data)
+        token = token_get_or_create(user=user)
+        body = {"id": user.id, "username": user.username, "token": token}
+        return Response(
+            self.OutputSerializer(body).data, status=status.HTTP_201_CREATED
+        )
+
+
+class TokenApi(APIView):
+    """Exchange a username and password for the account's API token."""
+
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer):
+        token = serializers.CharField()
+
+    @extend_schema(
+        request=CredentialsSerializer, responses={200: OutputSerializer}, auth=[]
+    )
+    def post(self, request: Request) -> Response:
+        serializer = CredentialsSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = _authenticated(request, serializer.validated_data)
+        return Response({"token": token_get_or_create(user=user)})
+
+
+class MeApi(APIView):
+    """Who the request is authenticated as."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: UserOutputSerializer})
+    def get(self, request: Request) -> Response:
+        return Response(UserOutputSerializer(request.user).data)
+
+
+class LoginApi(APIView):
+    """Open a browser session (cookie) and set the CSRF cookie for later writes."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        request=CredentialsSerializer, responses={200: UserOutputSerializer}, auth=[]
+    )
+    def post(self, request: Request) -> Response:
+        serializer = CredentialsSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = _authenticated(request, serializer.validated_data)
+        login(request._request, user)
+        get_token(request._request)  # rotate and send the CSRF cookie
+        return Response(UserOutputSerializer(user).data)
+
+
+class LogoutApi(APIView):
+    """End the browser session."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request: Request) -> Response:
+        logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)

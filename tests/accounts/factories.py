@@ -1,0 +1,36 @@
+"""factory_boy factories for accounts."""
+
+from typing import Any
+
+import factory
+from rest_framework.authtoken.models import Token
+
+from accounts.models import User
+
+PASSWORD = "correct-horse-battery-7"
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    """A person with the password ``PASSWORD``."""
+
+    class Meta:
+        model = User
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"player{n}")
+    password = factory.django.Password(PASSWORD)
+
+
+class BotFactory(UserFactory):
+    """A bot account (unusable password), as ``bot_accounts_ensure`` makes."""
+
+    username = factory.Sequence(lambda n: f"bot-test-{n}")
+    is_bot = True
+    bot_level = "basic"
+    password = factory.LazyFunction(lambda: "!unusable")
+
+
+def token_for(user: Any) -> str:
+    """The user's API token key (created on first use)."""
+    token, _ = Token.objects.get_or_create(user=user)
+    return str(token.key)

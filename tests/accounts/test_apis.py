@@ -1,0 +1,234 @@
+"""The accounts API: sign-up, tokens, ``me``, browser sessions, bots refused."""
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from accounts.models import User
+from tests.accounts.factories import PASSWORD, BotFactory, UserFactory, token_for
+
+pytestmark = pytest.mark.django_db
+
+GOOD_PASSWORD = "a-long-unusual-passphrase-42"
+
+
+def test_register_creates_an_account_and_returns_a_working_token(
+    api_client: APIClient,
+) -> None:
+    response = api_client.post(
+        "/api/accounts/register/",
+        {"username": "ada", "password": GOOD_PASSWORD},
+        format="json",
+    )
+
+    assert response.status_code == 201
+    body = response.json()
+    user = User.objects.get(username="ada")
+    assert body == {
+        "id": user.pk,
+        "username": "ada",
+        "token": Token.objects.get(user=user).key,
+    }
+    assert user.check_password(GOOD_PASSWORD)
+    assert not user.is_bot
+    api_client.credentials(HTTP_AUTHORIZATION=f"Token {body['token']}")
+    me = api_client.get("/api/accounts/me/")
+    assert me.json() == {"id": user.pk, "username": "ada", "is_bot": False}
+
+
+@pytest.mark.parametrize(
+    ("password", "message"),
+    [
+        (
+            "abc",
+            "password: This password is too short. It must contain at least "
+            "8 characters.",
+        ),
+        ("password", "password: This password is too common."),
+        ("adalovelace1", "password: The password is too similar to the username."),
+    ],
+)
+def test_register_applies_the_password_validators(
+    api_client: APIClient, password: str, message: str
+) -> None:
+    response = api_client.post(
+        "/api/accounts/register/",
+        {"username": "adalovelace", "password": password},
+        format="json",
+    )
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid"
+    assert response.json()["message"] == message
+    assert not User.objects.exists()
+
+
+def test_register_refuses_a_taken_name_whatever_its_case(
+    api_client: APIClient,
+) -> None:
+    UserFactory(username="Ada")
+
+    response = api_client.post(
+        "/api/accounts/register/",
+        {"username": "ada", "password": GOOD_PASSWORD},
+        format="json",
+    )
+
+    assert response.status_code == 400
+    assert response.json()["message"] == (
+        "username: A user with that username already exists."
+    )
+
+
+def test_register_keeps_the_bot_namespace_for_house_bots(
+    api_client: APIClient,
+) -> None:
+    response = api_client.post(
+        "/api/accounts/register/",
+        {"username": "Bot-Strong2", "password": GOOD_PASSWORD},
+        format="json",
+    )
+
+    assert response.status_code == 400
+    assert response.json()["message"] == (
+        "username: Usernames starting with 'bot-' are reserved."
+    )
+
+
+def test_register_with_malformed_json_is_a_400(api_client: APIClient) -> None:
+    response = api_client.post(
+        "/api/accounts/register/",
+        '{"username": "ada",',
+        content_type="application/json",
+    )
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "parse_error"
+    assert response.json()["message"].startswith("JSON parse error")
+
+
+def test_register_without_a_password_names_the_field(api_client: APIClient) -> None:
+    response = api_client.post(
+        "/api/accounts/register/", {"username": "ada"}, format="json"
+    )
+
+    assert response.status_code == 400
+    assert response.json()["message"] == "password: This field is required."
+
+
+def test_token_returns_the_accounts_token(api_client: APIClient) -> None:
+    user = UserFactory(username="grace")
+
+    response = api_client.post(
+        "/api/accounts/token/",
+        {"username": "grace", "password": PASSWORD},
+        format="json",
+    )
+
+    assert response.status_code == 200
+    assert response.json() == {"token": token_for(user)}
+
+
+def test_token_with_a_wrong_password_is_refused(api_client: APIClient) -> None:
+    UserFactory(username="grace")
+
+    response = api_client.post(
+        "/api/accounts/token/",
+        {"username": "grace", "password": "not-it-at-all"},
+        format="json",
+    )
+
+    assert response.status_code == 400
+    assert response.json() == {
+        "code": "invalid_credentials",
+        "message": "Unable to log in with the provided credentials.",
+    }
+
+
+def test_bots_get_no_token_even_with_a_password(api_client: APIClient) -> None:
+    bot = BotFactory(username="bot-house")
+    bot.set_password(PASSWORD)  # e.g. set by mistake in the admin
+    bot.save()
+
+    response = api_client.post(
+        "/api/accounts/token/",
+        {"username": "bot-house", "password": PASSWORD},
+        format="json",
+    )
+
+    assert response.status_code == 403
+    assert response.json() == {
+        "code": "bot_account",
+        "message": "Bot accounts are played by the server and cannot log in.",
+    }
+    assert not Token.objects.filter(user=bot).exists()
+
+
+def test_a_bots_token_does_not_authenticate(api_client: APIClient) -> None:
+    bot = BotFactory()
+    api_client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(bot)}")
+
+    response = api_client.get("/api/accounts/me/")
+
+    assert response.status_code == 401
+    assert response.json() == {
+        "code": "bot_account",
+        "message": "Bot accounts are played by the server and cannot use the API.",
+    }
+
+
+def test_me_needs_authentication(api_client: APIClient) -> None:
+    response = api_client.get("/api/accounts/me/")
+
+    assert response.status_code == 401
+    assert response.json() == {
+        "code": "not_authenticated",
+        "message": "Authentication credentials were not provided.",
+    }
+
+
+def test_session_login_me_and_logout() -> None:
+    user = UserFactory(username="linus")
+    browser = APIClient(enforce_csrf_checks=True)
+
+    login = browser.post(
+        "/api/accounts/login/",
+        {"username": "linus", "password": PASSWORD},
+        format="json",
+    )
+
+    assert login.status_code == 200
+    assert login.json() == {"id": user.pk, "username": "linus", "is_bot": False}
+    assert "sessionid" in login.cookies and "csrftoken" in login.cookies
+    assert browser.get("/api/accounts/me/").json()["username"] == "linus"
+
+    # A session-authenticated write needs the CSRF token.
+    refused = browser.post("/api/accounts/logout/")
+    assert refused.status_code == 403
+    assert refused.json()["code"] == "permission_denied"
+    assert refused.json()["message"].startswith("CSRF Failed")
+
+    csrf = browser.cookies["csrftoken"].value
+    logout = browser.post("/api/accounts/logout/", HTTP_X_CSRFTOKEN=csrf)
+    assert logout.status_code == 204
+    assert browser.get("/api/accounts/me/").status_code == 401
+
+
+def test_session_login_refuses_bots_and_wrong_passwords(api_client: APIClient) -> None:
+    BotFactory(username="bot-house")
+    UserFactory(username="linus")
+
+    bot = api_client.post(
+        "/api/accounts/login/",
+        {"username": "bot-house", "password": "whatever-it-is"},
+        format="json",
+    )
+    wrong = api_client.post(
+        "/api/accounts/login/",
+        {"username": "linus", "password": "whatever-it-is"},
+        format="json",
+    )
+
+    assert (bot.status_code, bot.json()["code"]) == (403, "bot_account")
+    assert (wrong.status_code, wrong.json()["code"]) == (400, "invalid_credentials")
+    assert "sessionid" not in wrong.cookies
