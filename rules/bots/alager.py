@@ -1,0 +1,460 @@
+"""Alager bots: a hand-value heuristic (``basic``) and determinised rollouts (``strong``).
+
+Both see only a :class:`~rules.bots.BotInput`: the seat's view, its legal
+actions and the history redacted for it.
+
+``basic`` plays as a casual player would: take an exchange that completes an
+Alager; knock once the hand is worth at least a threshold that rises with the
+number of players; otherwise take the table card (or the whole table) that
+raises the hand most, draw from the stock when the expected gain of a draw is
+better, and pass when nothing helps.
+
+``strong`` samples the cards it cannot see (other hands and the stock,
+consistent with every card it has seen: cards others took from the table stay
+in their hands until they give them away), then, for each candidate action,
+plays the deal out with the ``basic`` heuristic for every seat on the rules
+engine and scores the penalty points it took. The candidate with the best mean
+over the samples wins. The budget is a number of samples, not a clock, so a
+decision is reproducible from its seed; a deadline guards the 1-second limit.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules.alager import GAME, AlagerState, Rules
+from rules.alager.hands import CARD_VALUES, hand_value, special_kind
+from rules.bots import BotInput, Policy
+from rules.cards import Card, deck32, deck52
+from rules.core import Action, Event
+from rules.dealing import Chance
+
+PASS: Action = {"type": "pass"}
+KONEC: Action = {"type": "konec"}
+
+#: Knock at or above this hand value, by number of active players.
+KNOCK_AT = {2: 22, 3: 25, 4: 26, 5: 26}
+KNOCK_AT_MANY = 27
+
+
+def knock_threshold(players: int) -> int:
+    return KNOCK_AT.get(players, KNOCK_AT_MANY)
+
+
+class PoolStats:
+    """The cards a seat has not seen, summarised per suit for fast draw estimates.
+
+    The pool is the whole deck less the ``seen`` cards, so only the few seen
+    cards are walked; the whole-deck part comes from a table per deck size.
+    """
+
+    __slots__ = ("seen", "size", "ranks_full")
+
+    def __init__(self, deck_size: int, seen: Iterable[Card]) -> None:
+        self.seen: dict[str, list[int]] = {"C": [], "D": [], "H": [], "S": []}
+        count = 0
+        for card in seen:
+            self.seen[card[1]].append(CARD_VALUES[card])
+            count += 1
+        self.size = deck_size - count
+        self.ranks_full = _FULL_SUIT[deck_size]
+
+    def sum_max(self, k: int, suit: str) -> int:
+        """Sum of ``max(k, v)`` over the values ``v`` of the pool's cards of ``suit``."""
+        table, count = self.ranks_full
+        full = table[k] if 0 <= k <= 11 else (table[0] if k < 0 else count * k)
+        for w in self.seen[suit]:
+            full -= w if w > k else k
+        return full
+
+    def count_sum(self, suit: str) -> tuple[int, int]:
+        table, count = self.ranks_full
+        seen = self.seen[suit]
+        return count - len(seen), table[0] - sum(seen)
+
+
+# Per deck size: sum of max(k, v) over one whole suit for k = 0 … 11, and the
+# number of cards in a suit.
+_FULL_SUIT: dict[int, tuple[tuple[int, ...], int]] = {}
+for _size, _ranks in ((52, "23456789TJQKA"), (32, "789TJQKA")):
+    _values = [CARD_VALUES[r + "C"] for r in _ranks]
+    _FULL_SUIT[_size] = (
+        tuple(sum(max(k, v) for v in _values) for k in range(12)),
+        len(_values),
+    )
+
+
+def draw_value(kept: Sequence[Card], pool: PoolStats) -> float:
+    """Expected hand value after keeping two cards and drawing one from ``pool``."""
+    if pool.size <= 0:
+        return 0.0
+    a, b = kept
+    va, vb, sa, sb = CARD_VALUES[a], CARD_VALUES[b], a[1], b[1]
+    total = 0
+    for suit in "CDHS":
+        if suit == sa and suit == sb:
+            n, s = pool.count_sum(suit)
+            total += n * (va + vb) + s
+        elif sa == sb:
+            total += pool.sum_max(va + vb, suit)
+        elif suit == sa:
+            n, _ = pool.count_sum(suit)
+            total += n * va + pool.sum_max(vb - va, suit)
+        elif suit == sb:
+            n, _ = pool.count_sum(suit)
+            total += n * vb + pool.sum_max(va - vb, suit)
+        else:
+            total += pool.sum_max(max(va, vb), suit)
+    return total / pool.size
+
+
+def heuristic(
+    hand: Sequence[Card],
+    table: Sequence[Card],
+    pool: PoolStats,
+    *,
+    hori: bool,
+    may_knock: bool,
+    threshold: int,
+) -> Action:
+    """The ``basic`` choice for one hand, from public facts and the seat's own cards."""
+    value = hand_value(hand)
+    best: Action = PASS
+    best_value = float(value)
+    for t in table:
+        for i, h in enumerate(hand):
+            new = (*hand[:i], t, *hand[i + 1 :])
+            if special_kind(new, hori_enabled=hori):
+                return {"type": "swap", "give": h, "take": t}
+            v = hand_value(new)
+            if v > best_value:
+                best, best_value = {"type": "swap", "give": h, "take": t}, v
+    if special_kind(table, hori_enabled=hori):
+        return {"type": "swap_all"}
+    if may_knock and value >= threshold:
+        return KONEC
+    v = hand_value(table)
+    if v > best_value:
+        best, best_value = {"type": "swap_all"}, v
+    for i, h in enumerate(hand):
+        ev = draw_value((*hand[:i], *hand[i + 1 :]), pool)
+        # A draw is a gamble: prefer a sure swap of the same worth.
+        if ev > best_value + 0.5:
+            best, best_value = {"type": "draw", "discard": h}, ev
+    return best
+
+
+def _deck(size: int) -> list[Card]:
+    return deck32() if size == 32 else deck52()
+
+
+class BasicPolicy(Policy):
+    """Keep the best suit, take table cards that raise the value, knock above a threshold."""
+
+    level = "basic"
+
+    def choose(self, inp: BotInput, rng: random.Random) -> Action:
+        view = inp.view
+        hand = view["hand"]
+        seen = [*hand, *view["table"], *view["discard_pile"]]
+        action = heuristic(
+            hand,
+            view["table"],
+            PoolStats(view["options"]["deck"], seen),
+            hori=view["options"]["hori_enabled"],
+            may_knock=view["konec_allowed"],
+            threshold=knock_threshold(len(view["order"])),
+        )
+        return _as_legal(action, inp.legal)
+
+
+def _as_legal(action: Action, legal: Sequence[Action]) -> Action:
+    """The heuristic's choice, which is always legal; pass as a safety net."""
+    if action in legal:
+        return dict(action)
+    return dict(PASS) if PASS in legal else dict(legal[0])
+
+
+# ---------------------------------------------------------------- strong
+
+
+@dataclass(frozen=True)
+class LastTurn:
+    """An opponent's latest turn in this deal, with the table it saw."""
+
+    kind: str  # "pass" | "konec" | "swap"
+    table: tuple[Card, ...]
+    may_knock: bool
+    give: Card | None = None
+    take: Card | None = None
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What a seat knows of the deal in play, from its view and redacted history."""
+
+    rules: Rules
+    seat: int
+    known: dict[int, frozenset[Card]]  # cards known to be in each other hand
+    unseen: tuple[Card, ...]  # every card whose place the seat does not know
+    last: dict[int, LastTurn]  # each opponent's latest telling turn
+
+
+_TURN_EVENTS = (
+    "alager.card_drawn",
+    "alager.card_swapped",
+    "alager.hand_swapped",
+    "alager.passed",
+    "alager.konec_called",
+)
+
+
+def read_knowledge(inp: BotInput) -> Knowledge:
+    """Replay the deal in play from the seat's side (§13).
+
+    Tracks the cards other seats took from the table and still hold, and the
+    latest turn of each: a pass, a knock or a swap says something about the
+    cards they hold, which :func:`sample_world` uses.
+    """
+    view = inp.view
+    rules = Rules(**view["options"])
+    known: dict[int, set[Card]] = {s: set() for s in view["order"] if s != inp.seat}
+    last: dict[int, LastTurn] = {}
+    start = 0
+    for i, event in enumerate(inp.history):
+        if event.type == "alager.deal_started":
+            start = i
+    table: tuple[Card, ...] = ()
+    turns, final = 0, False
+    knock_from = (rules.konec_min_round - 1) * len(view["order"])
+    for event in inp.history[start:]:
+        p = event.payload
+        t = event.type
+        seat = p.get("seat")
+        before = table
+        if t == "alager.deal_started":
+            table = tuple(p["table"])
+        elif t == "alager.card_swapped":
+            table = (*table[: p["slot"]], p["give"], *table[p["slot"] + 1 :])
+        elif t == "alager.hand_swapped":
+            table = tuple(p["gave"])
+        elif t == "alager.table_refreshed":
+            table = tuple(p["table"])
+        if seat in known and seat != inp.seat:
+            may_knock = not final and turns >= knock_from
+            if t == "alager.card_swapped":
+                known[seat].discard(p["give"])
+                known[seat].add(p["take"])
+                last[seat] = LastTurn("swap", before, may_knock, p["give"], p["take"])
+            elif t == "alager.hand_swapped":
+                known[seat] = set(p["took"])
+                last.pop(seat, None)
+            elif t == "alager.card_discarded":
+                last.pop(seat, None)
+                if p["card"] is None:  # face down: which card left is unknown
+                    known[seat].clear()
+                else:
+                    known[seat].discard(p["card"])
+            elif t == "alager.passed":
+                last[seat] = LastTurn("pass", before, may_knock)
+            elif t == "alager.konec_called":
+                if p["after_exchange"]:
+                    last.pop(seat, None)
+                else:
+                    last[seat] = LastTurn("konec", before, may_knock)
+        if t == "alager.konec_called":
+            final = True
+        if t in _TURN_EVENTS and not final and not p.get("after_exchange"):
+            turns += 1
+    placed = {*view["hand"], *view["table"], *view["discard_pile"]}
+    for cards in known.values():
+        placed |= cards
+    unseen = tuple(c for c in _deck(rules.deck) if c not in placed)
+    return Knowledge(
+        rules, inp.seat, {s: frozenset(c) for s, c in known.items()}, unseen, last
+    )
+
+
+def _consistent(
+    hand: tuple[Card, ...], turn: LastTurn, know: Knowledge, n: int
+) -> bool:
+    """Would the ``basic`` heuristic have made ``turn`` holding ``hand`` now?"""
+    before = hand
+    if turn.kind == "swap":
+        if turn.give is None or turn.take not in hand:
+            return True
+        give = turn.give
+        before = tuple(give if c == turn.take else c for c in hand)
+    choice = heuristic(
+        before,
+        turn.table,
+        PoolStats(know.rules.deck, (*before, *turn.table)),
+        hori=know.rules.hori_enabled,
+        may_knock=turn.may_knock,
+        threshold=knock_threshold(n),
+    )
+    if turn.kind == "swap":
+        if choice["type"] != "swap":
+            return False
+        take: Card = choice["take"]
+        after = tuple(take if c == choice["give"] else c for c in before)
+        return hand_value(after) == hand_value(hand)
+    return bool(choice["type"] == turn.kind)
+
+
+def sample_world(
+    inp: BotInput, know: Knowledge, rng: random.Random, tries: int = 12
+) -> AlagerState:
+    """A full state consistent with everything the seat has seen.
+
+    Each opponent's unknown cards are drawn again (up to ``tries`` times) until
+    its latest pass, knock or swap is what ``basic`` would have done with them:
+    uniform hands would make opponents look weaker than players who have been
+    improving their hands for a while.
+    """
+    view = inp.view
+    pool = list(know.unseen)
+    rng.shuffle(pool)
+    n = len(view["order"])
+    hands: list[tuple[Card, ...]] = [()] * view["players"]
+    for s in view["order"]:
+        if s == inp.seat:
+            hands[s] = tuple(view["hand"])
+            continue
+        known = tuple(know.known[s])
+        missing = 3 - len(known)
+        turn = know.last.get(s)
+        pick = list(range(missing))
+        if turn is not None and missing:
+            for _ in range(tries):
+                pick = rng.sample(range(len(pool)), missing)
+                if _consistent((*known, *(pool[i] for i in pick)), turn, know, n):
+                    break
+        hands[s] = (*known, *(pool[i] for i in pick))
+        for i in sorted(pick, reverse=True):
+            pool.pop(i)
+    stock = tuple(pool[: view["stock_count"]])
+    players = view["players"]
+    eliminated = set(view["eliminated"])
+    # A rollout stops when the deal ends, but the engine deals the next one at
+    # once: a given deck spares it the shuffle.
+    standard = tuple(_deck(know.rules.deck))
+    return AlagerState(
+        players=players,
+        rules=know.rules,
+        chance=Chance(seed="rollout", decks=(standard,)),
+        penalties=tuple(view["penalties"]),
+        eliminated_in=tuple(
+            view["deal"] if s in eliminated else None for s in range(players)
+        ),
+        deal=view["deal"],
+        dealer=view["dealer"],
+        order=tuple(view["order"]),
+        hands=tuple(hands),
+        table=tuple(view["table"]),
+        stock=stock,
+        discard=tuple(view["discard_pile"]),
+        phase=view["phase"],
+        current=view["current"],
+        pass_streak=view["pass_streak"],
+        knocker=view["knocker"],
+        final_queue=tuple(view["final_queue"]),
+        turns_taken=view["turns_taken"],
+        max_turns=view["max_turns_per_deal"],
+        last_deal=None,
+    )
+
+
+def _rollout_action(state: AlagerState) -> Action:
+    seat = state.current
+    assert seat is not None
+    hand = state.hands[seat]
+    return heuristic(
+        hand,
+        state.table,
+        PoolStats(state.rules.deck, (*hand, *state.table, *state.discard)),
+        hori=state.rules.hori_enabled,
+        may_knock=GAME.konec_allowed(state),
+        threshold=knock_threshold(len(state.order)),
+    )
+
+
+def rollout(state: AlagerState, seat: int, action: Action) -> float:
+    """Play ``action`` then the rest of the deal with the heuristic; the points ``seat`` took."""
+    events: list[Event] = GAME.decide(state, seat, action)
+    while True:
+        for event in events:
+            if event.type == "alager.deal_ended":
+                changes: list[int] = event.payload["changes"]
+                return float(changes[seat])
+            state = GAME.evolve(state, event)
+        events = GAME.decide(state, state.current, _rollout_action(state))  # type: ignore[arg-type]
+
+
+def candidates(inp: BotInput, limit_swaps: int = 3) -> list[Action]:
+    """The legal actions worth simulating: every kind, the best few swaps."""
+    view = inp.view
+    hand = view["hand"]
+    swaps = [a for a in inp.legal if a["type"] == "swap" and not a.get("konec")]
+
+    def after_swap(a: Action) -> int:
+        new = [a["take"] if c == a["give"] else c for c in hand]
+        return hand_value(new)
+
+    swaps.sort(key=after_swap, reverse=True)
+    keep = swaps[:limit_swaps]
+    out = [a for a in inp.legal if a["type"] != "swap"] + keep
+    if not any(a.get("konec") for a in out):
+        return out
+    # With konec_after_exchange: the flag only on the exchanges we keep anyway.
+    kept = {(a["type"], a.get("discard"), a.get("give"), a.get("take")) for a in out}
+    return [
+        a
+        for a in inp.legal
+        if (a["type"], a.get("discard"), a.get("give"), a.get("take")) in kept
+    ]
+
+
+class StrongPolicy(Policy):
+    """Determinised flat Monte Carlo over the rules engine, ``basic`` as rollout policy."""
+
+    level = "strong"
+
+    def __init__(self, samples: int = 24, deadline: float = 0.6) -> None:
+        self.samples = samples
+        self.deadline = deadline
+
+    def choose(self, inp: BotInput, rng: random.Random) -> Action:
+        if len(inp.legal) == 1:
+            return dict(inp.legal[0])
+        view = inp.view
+        hand = view["hand"]
+        hori = view["options"]["hori_enabled"]
+        for a in inp.legal:  # an Alager ends the deal in our favour: no search
+            if a["type"] == "swap":
+                new = [a["take"] if c == a["give"] else c for c in hand]
+                if special_kind(new, hori_enabled=hori) and not a.get("konec"):
+                    return dict(a)
+        options = candidates(inp)
+        know = read_knowledge(inp)
+        local = random.Random(rng.random())
+        totals = [0.0] * len(options)
+        runs = 0
+        stop = time.perf_counter() + self.deadline
+        for _ in range(self.samples):
+            world = sample_world(inp, know, local)
+            for i, action in enumerate(options):
+                totals[i] += rollout(world, inp.seat, action)
+            runs += 1
+            if time.perf_counter() > stop:
+                break
+        # Fewest expected points; ties go to the earlier (simpler) candidate.
+        best = min(range(len(options)), key=lambda i: (totals[i] / runs, i))
+        return dict(options[best])
+
+
+POLICIES: dict[str, Any] = {"basic": BasicPolicy, "strong": StrongPolicy}

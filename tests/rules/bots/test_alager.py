@@ -1,0 +1,193 @@
+"""Alager bots: legal, deterministic, blind to unseen cards, sensible, and quick enough."""
+
+import random
+import time
+
+import pytest
+
+import rules
+from rules.alager.hands import hand_value
+from rules.bots import RandomPolicy, bot_input, get_bot
+from rules.bots.alager import (
+    BasicPolicy,
+    PoolStats,
+    StrongPolicy,
+    draw_value,
+    heuristic,
+    read_knowledge,
+)
+from rules.cards import deck32, deck52
+from tests.rules.alager.helpers import Match, stack
+
+GAME = rules.get_game("alager")
+# A small budget keeps the tests quick; the search is the same.
+LEVELS = {
+    "random": RandomPolicy(),
+    "basic": BasicPolicy(),
+    "strong": StrongPolicy(samples=3),
+}
+OPTIONS = [
+    {"penalty_limit": 2},
+    {
+        "deck": 32,
+        "hori_enabled": True,
+        "konec_after_exchange": True,
+        "penalty_limit": 2,
+    },
+    {"a1_discard_to": "stock_bottom", "end_mode": "elimination", "penalty_limit": 1},
+    {"replenish_shuffle": True, "konec_min_round": 2, "penalty_limit": 1},
+]
+
+
+def play_match(policies, seed, options=None):
+    """A whole match; yields (state, events, seat, input, action) at every decision."""
+    events = GAME.start(len(policies), options or {}, seed=seed)
+    state = GAME.replay(events)
+    rng = random.Random(seed)
+    while to_act := GAME.to_act(state):
+        seat = to_act[0]
+        inp = bot_input(GAME, state, events, seat)
+        action = policies[seat].choose(inp, rng)
+        yield state, events, seat, inp, action
+        state, new = GAME.apply(state, seat, action)
+        events = [*events, *new]
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_every_level_plays_legal_moves_only(level, players):
+    """Seeded matches against basic, over several option sets: every choice is legal."""
+    matches = 4 if level == "strong" else 12
+    decisions = 0
+    for m in range(matches):
+        policies = [
+            LEVELS[level] if s % 2 == m % 2 else LEVELS["basic"] for s in range(players)
+        ]
+        options = OPTIONS[m % len(OPTIONS)]
+        if players > 4 and options.get("deck") == 32:
+            options = {**options, "deck": 52}
+        for *_, inp, action in play_match(policies, f"legal-{level}-{m}", options):
+            assert action in inp.legal
+            decisions += 1
+    assert decisions > 3 * matches
+
+
+@pytest.mark.parametrize("level", ["basic", "strong"])
+def test_bots_are_deterministic_given_the_rng(level):
+    policy = LEVELS[level]
+    checked = 0
+    for state, events, seat, inp, _ in play_match(
+        [LEVELS["basic"]] * 3, "same", {"penalty_limit": 3}
+    ):
+        if len(inp.legal) > 1 and checked < 12:
+            first = policy.choose(inp, random.Random(5))
+            again = policy.choose(
+                bot_input(GAME, state, events, seat), random.Random(5)
+            )
+            assert first == again
+            checked += 1
+    assert checked == 12
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("level", ["basic", "strong"])
+def test_no_peeking(level, players):
+    """Reshuffling the cards a seat cannot see never changes its bot's choice."""
+    policy = LEVELS[level]
+    rng = random.Random(players)
+    checked = 0
+    for state, events, seat, inp, _action in play_match(
+        [LEVELS["basic"]] * players, f"peek-{players}", {"penalty_limit": 2}
+    ):
+        if checked >= 10 or len(inp.legal) == 1:
+            continue
+        alt_events = GAME.resample_unseen(events, seat, rng)
+        alt_state = GAME.replay(alt_events)
+        assert alt_state != state  # the resample did rename cards
+        mine = policy.choose(inp, random.Random(9))
+        theirs = policy.choose(
+            bot_input(GAME, alt_state, alt_events, seat), random.Random(9)
+        )
+        assert mine == theirs
+        checked += 1
+    assert checked == 10
+
+
+def test_draw_value_is_the_mean_over_the_unseen_cards():
+    rng = random.Random(1)
+    for size, deck in ((52, deck52()), (32, deck32())):
+        for _ in range(200):
+            seen = rng.sample(deck, 9)
+            kept = seen[:2]
+            pool = [c for c in deck if c not in seen]
+            expected = sum(hand_value([*kept, c]) for c in pool) / len(pool)
+            assert draw_value(kept, PoolStats(size, seen)) == pytest.approx(expected)
+
+
+def _basic(hand, table, *, may_knock=True, players=3, hori=False):
+    return heuristic(
+        hand.split(),
+        table.split(),
+        PoolStats(52, [*hand.split(), *table.split()]),
+        hori=hori,
+        may_knock=may_knock,
+        threshold={2: 22, 3: 25}.get(players, 26),
+    )
+
+
+def test_basic_takes_an_alager_knocks_when_high_and_improves_otherwise():
+    assert _basic("QH KH 2C", "AH 3D 4D") == {
+        "type": "swap",
+        "give": "2C",
+        "take": "AH",
+    }
+    assert _basic("AC AD 2C", "AH 3D 4D", hori=True) == {
+        "type": "swap",
+        "give": "2C",
+        "take": "AH",
+    }
+    assert _basic("AH KH 7H", "2C 3D 4D") == {"type": "konec"}  # 28
+    assert _basic("AH KH 7H", "2C 3D 4D", may_knock=False) == {"type": "pass"}
+    assert _basic("AH KH 2C", "TH 3D 4D") == {
+        "type": "swap",
+        "give": "2C",
+        "take": "TH",
+    }
+    assert _basic("2C 5D 9H", "JS QS KS") == {"type": "swap_all"}
+    assert _basic("2C 5D 3H", "4S 2S 3S")["type"] == "draw"
+
+
+def test_strong_tracks_the_cards_others_took_from_the_table():
+    hands = {0: ["2C", "3C", "9D"], 1: ["5H", "6S", "7D"], 2: ["8S", "9S", "TD"]}
+    m = Match(3, {"first_dealer": 2}, [stack(3, 2, hands, table=["JC", "QC", "KC"])])
+    m.act(0, {"type": "swap", "give": "9D", "take": "JC"})
+    m.act(1, {"type": "swap", "give": "7D", "take": "QC"})
+    m.act(2, {"type": "draw", "discard": "TD"})
+    know = read_knowledge(bot_input(GAME, m.state, m.events, 0))
+    assert know.known == {1: frozenset({"QC"}), 2: frozenset()}
+    assert "QC" not in know.unseen and "TD" not in know.unseen
+    assert len(know.unseen) == 2 + 3 + len(m.state.stock)
+
+
+@pytest.mark.parametrize(("players", "options"), [(4, {}), (8, {"deck": 32}), (15, {})])
+def test_strong_decides_within_a_second(players, options):
+    strong = StrongPolicy()  # the full budget
+    slowest = 0.0
+    moves = 0
+    policies = [strong] + [LEVELS["basic"]] * (players - 1)
+    for *_, seat, inp, _action in play_match(
+        policies, f"time-{players}", {**options, "penalty_limit": 1}
+    ):
+        if seat == 0 and len(inp.legal) > 1:
+            t = time.perf_counter()
+            strong.choose(inp, random.Random(1))
+            slowest = max(slowest, time.perf_counter() - t)
+            moves += 1
+            if moves == 6:
+                break
+    assert moves and slowest < 1.0
+
+
+def test_get_bot_returns_the_alager_levels():
+    assert isinstance(get_bot("alager", "basic"), BasicPolicy)
+    assert isinstance(get_bot("alager", "strong"), StrongPolicy)
