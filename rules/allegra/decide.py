@@ -1,7 +1,8 @@
-"""Who acts, what they may do, and what their actions cause (ALLEGRA.md §5-§7).
+"""What actions cause (ALLEGRA.md §5-§7): ``decide`` and the turn's own actions.
 
 ``decide`` checks an action strictly and answers with events; it never changes
-the state. Each turn-ending action hands the table as it now stands to
+the state. The knock window and exchange live in :mod:`.exchange`, the legal
+actions in :mod:`.legal`, ``to_act`` in :mod:`.state`. Each turn-ending action hands the table as it now stands to
 :func:`rules.allegra.rounds.end_of_turn`, which adds the triples, the trigger,
 the next player or the round's scoring.
 """
@@ -11,16 +12,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rules.allegra import knock
+from rules.allegra import exchange, knock
+from rules.allegra.checks import cell_in
 from rules.allegra.geometry import Geometry, geometry
+from rules.allegra.legal import legal_actions
 from rules.allegra.rounds import end_of_turn, triples_event
-from rules.allegra.state import AllegraState, knock_of
+from rules.allegra.state import AllegraState, knock_of, to_act
 from rules.allegra.triples import find_triples
 from rules.core import (
-    Action,
     Event,
     IllegalAction,
-    MalformedAction,
     NotYourTurn,
     check_turn,
     require_keys,
@@ -50,75 +51,6 @@ PHASE_ACTIONS: dict[str, tuple[str, ...]] = {
     "drawer_take": ("take",),
     "drawer_place": ("put",),
 }
-
-
-def to_act(st: AllegraState) -> tuple[int, ...]:
-    phase = st.phase
-    if phase == "knock_window":
-        return knock_of(st).pending
-    if phase == "knocker_place":
-        kn = knock_of(st)
-        assert kn.knocker is not None
-        return (kn.knocker,)
-    if phase == "game_over" or phase == "setup":
-        return ()
-    return (st.active,)
-
-
-# ---------------------------------------------------------------- legal actions
-
-
-def legal_actions(st: AllegraState, seat: int) -> list[Action]:
-    if seat not in to_act(st):
-        return []
-    geo = geometry(st.players)
-    cards = st.cards
-    phase = st.phase
-    cell = geo.cell
-    if phase == "initial_reveal":
-        return [
-            {"type": "reveal", "cell": cell(i)}
-            for i in geo.area[seat]
-            if st.down >> i & 1
-        ]
-    if phase == "turn_start":
-        occupied = [i for i in geo.area[seat] if cards[i] is not None]
-        out: list[Action] = []
-        if st.discard:
-            out = [{"type": "take_discard", "cell": cell(i)} for i in occupied]
-        if st.draw or len(st.discard) > 1:
-            out.append({"type": "draw"})
-        return out or [{"type": "pass"}]
-    if phase == "knock_window":
-        return [{"type": "knock"}, {"type": "pass"}]
-    if phase == "decide_deck_card":
-        area = geo.area[seat]
-        out = [{"type": "swap", "cell": cell(i)} for i in area if cards[i] is not None]
-        hidden = [i for i in area if st.down >> i & 1]
-        if hidden:
-            out.extend({"type": "discard", "flip": cell(i)} for i in hidden)
-        else:
-            out.append({"type": "discard"})
-        out.extend({"type": "give", "to": k} for k in _knockers(st))
-        return out
-    kn = knock_of(st)
-    assert kn.knocker is not None
-    if phase == "knocker_place":
-        choices = knock.k1_choices(geo, cards, st.active, kn.knocker)
-        return [{"type": "place", "cell": cell(i)} for i in choices]
-    assert kn.k1 is not None
-    if phase == "drawer_take":
-        choices = knock.k2_choices(geo, cards, st.active, kn.knocker, kn.k1)
-        return [{"type": "take", "cell": cell(i)} for i in choices]
-    choices = knock.a1_choices(geo, cards, st.active, kn.k1)
-    return [{"type": "put", "cell": cell(i)} for i in choices]
-
-
-def _knockers(st: AllegraState) -> tuple[int, ...]:
-    return () if st.knock is None else st.knock.knockers
-
-
-# ---------------------------------------------------------------- decide
 
 
 def decide(st: AllegraState, seat: int, action: Mapping[str, Any]) -> list[Event]:
@@ -184,28 +116,11 @@ def _wrong_phase(st: AllegraState, kind: str) -> str:
     return f"Put the card you took ({taken}) into your area (action 'put')"
 
 
-def _cell_in(
-    st: AllegraState,
-    geo: Geometry,
-    action: Mapping[str, Any],
-    key: str,
-    owner: int,
-    whose: str = "your",
-) -> int:
-    """Parse ``action[key]`` and check it is an occupied cell of Area(owner)."""
-    i = geo.parse(action[key])
-    if i not in geo.area_set[owner]:
-        raise IllegalAction(f"Cell {geo.describe(i)} is not in {whose} area")
-    if st.cards[i] is None:
-        raise IllegalAction(f"Cell {geo.describe(i)} is a hole: there is no card there")
-    return i
-
-
 def _reveal(
     st: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
 ) -> list[Event]:
     require_keys(action, ("cell",))
-    i = _cell_in(st, geo, action, "cell", seat)
+    i = cell_in(st, geo, action, "cell", seat)
     if not st.down >> i & 1:
         raise IllegalAction(
             f"The card at {geo.describe(i)} is already face up; reveal a face-down card"
@@ -238,7 +153,7 @@ def _take_discard(
     require_keys(action, ("cell",))
     if not st.discard:
         raise IllegalAction("The discard pile is empty: draw a card instead")
-    i = _cell_in(st, geo, action, "cell", seat)
+    i = cell_in(st, geo, action, "cell", seat)
     card = st.discard[-1]
     events = [
         Event(
@@ -301,7 +216,7 @@ def _pass(
     st: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
 ) -> list[Event]:
     if st.phase == "knock_window":
-        return _answer(st, seat, action, False)
+        return exchange.answer(st, seat, action, False)
     require_keys(action, ())
     if legal_actions(st, seat) != [{"type": "pass"}]:
         raise IllegalAction(
@@ -312,29 +227,11 @@ def _pass(
     return events + end_of_turn(st, list(st.cards), st.down, ())
 
 
-def _knock(
-    st: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
-) -> list[Event]:
-    return _answer(st, seat, action, True)
-
-
-def _answer(
-    st: AllegraState, seat: int, action: Mapping[str, Any], knocks: bool
-) -> list[Event]:
-    require_keys(action, ())
-    events = [Event("allegra.knock_answered", 1, {"seat": seat, "knock": knocks})]
-    kn = knock_of(st)
-    if len(kn.pending) == 1:
-        knockers = sorted((*kn.knockers, seat) if knocks else kn.knockers)
-        events.append(Event("allegra.knocks_revealed", 1, {"knockers": knockers}))
-    return events
-
-
 def _swap(
     st: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
 ) -> list[Event]:
     require_keys(action, ("cell",))
-    i = _cell_in(st, geo, action, "cell", seat)
+    i = cell_in(st, geo, action, "cell", seat)
     events = [
         Event(
             "allegra.drawn_card_swapped",
@@ -357,7 +254,7 @@ def _discard(
 ) -> list[Event]:
     require_keys(action, (), optional=("flip",))
     if "flip" in action:
-        i = _cell_in(st, geo, action, "flip", seat)
+        i = cell_in(st, geo, action, "flip", seat)
         if not st.down >> i & 1:
             raise IllegalAction(
                 f"The card at {geo.describe(i)} is already face up; "
@@ -384,119 +281,6 @@ def _discard(
     return events + end_of_turn(st, list(st.cards), down, changed)
 
 
-def _give(
-    st: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
-) -> list[Event]:
-    require_keys(action, ("to",))
-    to = action["to"]
-    if not isinstance(to, int) or isinstance(to, bool):
-        raise MalformedAction("'to' must be the seat number of a knocker")
-    knockers = _knockers(st)
-    if to not in knockers:
-        if not knockers:
-            raise IllegalAction("Nobody knocked: there is no one to give the card to")
-        raise IllegalAction(
-            f"Seat {to} did not knock; you may give the card to seat "
-            + ", ".join(map(str, knockers))
-        )
-    return [Event("allegra.card_given", 1, {"seat": seat, "to": to, "card": st.drawn})]
-
-
-def _place(
-    st: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
-) -> list[Event]:
-    require_keys(action, ("cell",))
-    i = _cell_in(st, geo, action, "cell", seat)
-    if i not in knock.k1_choices(geo, st.cards, st.active, seat):
-        raise IllegalAction(
-            f"If you place the card at {geo.describe(i)}, seat {st.active} "
-            "could not complete the exchange; choose another cell"
-        )
-    return [
-        Event(
-            "allegra.knocker_placed",
-            1,
-            {
-                "seat": seat,
-                "cell": geo.cell(i),
-                "card": st.drawn,
-                "hand": st.cards[i],
-                "hand_public": not st.down >> i & 1,
-            },
-        )
-    ]
-
-
-def _take(
-    st: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
-) -> list[Event]:
-    require_keys(action, ("cell",))
-    kn = knock_of(st)
-    assert kn.knocker is not None and kn.k1 is not None
-    i = geo.parse(action["cell"])
-    if i == kn.k1:
-        raise IllegalAction(
-            "You cannot take back the card you gave: it is protected until the "
-            "exchange ends"
-        )
-    i = _cell_in(st, geo, action, "cell", kn.knocker, f"seat {kn.knocker}'s")
-    if i not in knock.k2_choices(geo, st.cards, seat, kn.knocker, kn.k1):
-        raise IllegalAction(
-            f"If you take the card at {geo.describe(i)}, no card of your area "
-            "would be left to exchange it with"
-        )
-    return [
-        Event(
-            "allegra.card_taken",
-            1,
-            {"seat": seat, "cell": geo.cell(i), "card": st.cards[i]},
-        )
-    ]
-
-
-def _put(
-    st: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
-) -> list[Event]:
-    require_keys(action, ("cell",))
-    kn = knock_of(st)
-    k1, k2 = kn.k1, kn.k2
-    assert kn.knocker is not None and k1 is not None and k2 is not None
-    i = geo.parse(action["cell"])
-    if i == k1:
-        raise IllegalAction(
-            "You cannot put the card on the card you gave: it is protected until "
-            "the exchange ends"
-        )
-    if i == k2:
-        raise IllegalAction(
-            f"Cell {geo.describe(i)} is the hole you took the card from; "
-            f"seat {kn.knocker} fills it"
-        )
-    i = _cell_in(st, geo, action, "cell", seat)
-    events = [
-        Event(
-            "allegra.card_put",
-            1,
-            {
-                "seat": seat,
-                "cell": geo.cell(i),
-                "card": kn.taken,
-                "replaced": st.cards[i],
-            },
-        ),
-        Event(
-            "allegra.knock_hole_filled",
-            1,
-            {"seat": kn.knocker, "cell": geo.cell(k2), "card": kn.hand},
-        ),
-    ]
-    cards = list(st.cards)
-    cards[i] = kn.taken
-    cards[k2] = kn.hand
-    down = st.down & ~(1 << i)
-    return events + end_of_turn(st, cards, down, (k1, k2, i))
-
-
 Handler = Callable[[AllegraState, int, Mapping[str, Any], Geometry], list[Event]]
 
 _HANDLERS: dict[str, Handler] = {
@@ -505,10 +289,13 @@ _HANDLERS: dict[str, Handler] = {
     "draw": _draw,
     "swap": _swap,
     "discard": _discard,
-    "knock": _knock,
+    "knock": exchange.knock_answer,
     "pass": _pass,
-    "give": _give,
-    "place": _place,
-    "take": _take,
-    "put": _put,
+    "give": exchange.give,
+    "place": exchange.place,
+    "take": exchange.take,
+    "put": exchange.put,
 }
+
+
+__all__ = ["decide", "legal_actions", "to_act"]

@@ -102,6 +102,20 @@ def knock_of(st: AllegraState) -> Knock:
     return st.knock
 
 
+def to_act(st: AllegraState) -> tuple[int, ...]:
+    """The seats that may act now; every pending seat in a knock window."""
+    phase = st.phase
+    if phase == "knock_window":
+        return knock_of(st).pending
+    if phase == "knocker_place":
+        kn = knock_of(st)
+        assert kn.knocker is not None
+        return (kn.knocker,)
+    if phase == "game_over" or phase == "setup":
+        return ()
+    return (st.active,)
+
+
 def replacer(cls: type[T]) -> Callable[..., T]:
     """A fast ``dataclasses.replace`` for a frozen, slotted dataclass.
 

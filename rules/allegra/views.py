@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.allegra.decide import to_act
 from rules.allegra.geometry import geometry
 from rules.allegra.rounds import outcome_for
-from rules.allegra.state import AllegraState
+from rules.allegra.state import AllegraState, to_act
 from rules.core import Event, Seat, strip_secrets
 
 #: A grid cell in a view: the card's value, "down" (face down) or None (hole).

@@ -242,7 +242,7 @@ class StrongPolicy(Policy):
 
     def __init__(
         self,
-        rollouts: int = 240,
+        rollouts: int = 120,
         candidates: int = 4,
         horizon: int | None = None,
         time_cap: float = 0.85,

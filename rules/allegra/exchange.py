@@ -1,0 +1,150 @@
+"""The knock window's answers and the knock exchange (ALLEGRA.md §7.3-§7.4).
+
+Handlers in the shape :func:`rules.allegra.decide.decide` dispatches to: each
+checks its action and answers with events. The exchange's last step (the
+drawer's ``put``) also fills the knocker's hole and ends the turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.allegra import knock
+from rules.allegra.checks import cell_in
+from rules.allegra.geometry import Geometry
+from rules.allegra.legal import knockers_of
+from rules.allegra.rounds import end_of_turn
+from rules.allegra.state import AllegraState, knock_of
+from rules.core import Event, IllegalAction, MalformedAction, require_keys
+
+
+def knock_answer(
+    st: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
+) -> list[Event]:
+    return answer(st, seat, action, True)
+
+
+def answer(
+    st: AllegraState, seat: int, action: Mapping[str, Any], knocks: bool
+) -> list[Event]:
+    require_keys(action, ())
+    events = [Event("allegra.knock_answered", 1, {"seat": seat, "knock": knocks})]
+    kn = knock_of(st)
+    if len(kn.pending) == 1:
+        knockers = sorted((*kn.knockers, seat) if knocks else kn.knockers)
+        events.append(Event("allegra.knocks_revealed", 1, {"knockers": knockers}))
+    return events
+
+
+def give(
+    st: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
+) -> list[Event]:
+    require_keys(action, ("to",))
+    to = action["to"]
+    if not isinstance(to, int) or isinstance(to, bool):
+        raise MalformedAction("'to' must be the seat number of a knocker")
+    knockers = knockers_of(st)
+    if to not in knockers:
+        if not knockers:
+            raise IllegalAction("Nobody knocked: there is no one to give the card to")
+        raise IllegalAction(
+            f"Seat {to} did not knock; you may give the card to seat "
+            + ", ".join(map(str, knockers))
+        )
+    return [Event("allegra.card_given", 1, {"seat": seat, "to": to, "card": st.drawn})]
+
+
+def place(
+    st: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
+) -> list[Event]:
+    require_keys(action, ("cell",))
+    i = cell_in(st, geo, action, "cell", seat)
+    if i not in knock.k1_choices(geo, st.cards, st.active, seat):
+        raise IllegalAction(
+            f"If you place the card at {geo.describe(i)}, seat {st.active} "
+            "could not complete the exchange; choose another cell"
+        )
+    return [
+        Event(
+            "allegra.knocker_placed",
+            1,
+            {
+                "seat": seat,
+                "cell": geo.cell(i),
+                "card": st.drawn,
+                "hand": st.cards[i],
+                "hand_public": not st.down >> i & 1,
+            },
+        )
+    ]
+
+
+def take(
+    st: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
+) -> list[Event]:
+    require_keys(action, ("cell",))
+    kn = knock_of(st)
+    assert kn.knocker is not None and kn.k1 is not None
+    i = geo.parse(action["cell"])
+    if i == kn.k1:
+        raise IllegalAction(
+            "You cannot take back the card you gave: it is protected until the "
+            "exchange ends"
+        )
+    i = cell_in(st, geo, action, "cell", kn.knocker, f"seat {kn.knocker}'s")
+    if i not in knock.k2_choices(geo, st.cards, seat, kn.knocker, kn.k1):
+        raise IllegalAction(
+            f"If you take the card at {geo.describe(i)}, no card of your area "
+            "would be left to exchange it with"
+        )
+    return [
+        Event(
+            "allegra.card_taken",
+            1,
+            {"seat": seat, "cell": geo.cell(i), "card": st.cards[i]},
+        )
+    ]
+
+
+def put(
+    st: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
+) -> list[Event]:
+    require_keys(action, ("cell",))
+    kn = knock_of(st)
+    k1, k2 = kn.k1, kn.k2
+    assert kn.knocker is not None and k1 is not None and k2 is not None
+    i = geo.parse(action["cell"])
+    if i == k1:
+        raise IllegalAction(
+            "You cannot put the card on the card you gave: it is protected until "
+            "the exchange ends"
+        )
+    if i == k2:
+        raise IllegalAction(
+            f"Cell {geo.describe(i)} is the hole you took the card from; "
+            f"seat {kn.knocker} fills it"
+        )
+    i = cell_in(st, geo, action, "cell", seat)
+    events = [
+        Event(
+            "allegra.card_put",
+            1,
+            {
+                "seat": seat,
+                "cell": geo.cell(i),
+                "card": kn.taken,
+                "replaced": st.cards[i],
+            },
+        ),
+        Event(
+            "allegra.knock_hole_filled",
+            1,
+            {"seat": kn.knocker, "cell": geo.cell(k2), "card": kn.hand},
+        ),
+    ]
+    cards = list(st.cards)
+    cards[i] = kn.taken
+    cards[k2] = kn.hand
+    down = st.down & ~(1 << i)
+    return events + end_of_turn(st, cards, down, (k1, k2, i))
