@@ -49,7 +49,6 @@ class Knowledge:
     shown: tuple[str, ...] = ()
     keep: str | None = None
     taken: tuple[str, ...] = ()
-    exchange_over: bool = False
     received: str | None = None
     has_reveal: bool = False
     sevens_only: set[int] = field(default_factory=set)
@@ -119,11 +118,7 @@ def knowledge_from(
                 k.dealt = sort_hand(p["hands"][seat])
                 k.hand = list(k.dealt)
                 k.seen.update(k.dealt)
-        elif kind == ev.EXCHANGE_PASSED:
-            if p["seat"] == k.dealer:
-                k.exchange_over = True
         elif kind == ev.STOCK_EXCHANGED:
-            k.exchange_over = True
             k.exchanger = p["seat"]
             k.shown = sort_hand(p["shown"])
             k.seen.update(k.shown)

@@ -63,6 +63,7 @@ def view(state: State, seat: Seat) -> dict[str, Any]:
         "seed_sha256": match.seed_sha256,
         "sides": [[s for s in range(players) if side_of(s) == side] for side in (0, 1)],
         "scores": list(match.scores),
+        "seat_scores": [match.scores[side_of(s)] for s in range(players)],
         "target": match.rules.target,
         "results": [
             {

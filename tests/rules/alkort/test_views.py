@@ -33,6 +33,7 @@ def test_view_mid_trick():
         "seed_sha256": events[0].payload["seed_sha256"],
         "sides": [[0, 2], [1, 3]],
         "scores": [0, 0],
+        "seat_scores": [0, 0, 0, 0],
         "target": 10,
         "results": [],
         "deal": 1,
