@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules import dealing
+from rules.alager import views
 from rules.alager.events import (
     CARD_DISCARDED,
     CARD_DRAWN,
@@ -30,9 +31,10 @@ from rules.alager.events import (
     STOCK_REPLENISHED,
     TABLE_REFRESHED,
 )
-from rules.alager.hands import MARIASH_NAMES, hand_value, special_kind
+from rules.alager.hands import special_kind
 from rules.alager.options import OPTIONS, max_players, resolve_rules
-from rules.alager.state import AlagerState, DealResult, Rules, with_
+from rules.alager.scoring import score_deal
+from rules.alager.state import AlagerState, Rules, with_
 from rules.cards import Card, deck32, deck52, is_card, parse_card
 from rules.core import (
     Action,
@@ -45,11 +47,8 @@ from rules.core import (
     NotYourTurn,
     Seat,
     outcome_from_scores,
-    permutation,
-    relabel_events,
     require_keys,
     require_type,
-    strip_secrets,
 )
 
 ACTION_TYPES = ("draw", "swap", "swap_all", "pass", "konec")
@@ -396,7 +395,7 @@ class AlagerGame(Game[AlagerState]):
         events = [
             Event(SPECIAL_ANNOUNCED, 1, {"seat": s, "kind": k}) for s, k in specials
         ]
-        result = self._score(state, reason, specials)
+        result = score_deal(state, reason, specials)
         events.append(Event(DEAL_ENDED, 1, result.to_json()))
         state = self._fold(state, events)
         if result.next_dealer is None:
@@ -412,69 +411,6 @@ class AlagerGame(Game[AlagerState]):
             )
             return [*events, end]
         return events + self._deal_events(state)
-
-    def _score(
-        self, state: AlagerState, reason: str, specials: tuple[tuple[int, str], ...]
-    ) -> DealResult:
-        rules = state.rules
-        n = state.players
-        penalties = list(state.penalties)
-        special_seats = {s for s, _ in specials}
-        for s in special_seats:  # the owner strikes off one point (D-17, D-18)
-            penalties[s] -= 1
-            if not rules.allow_negative_penalties:
-                penalties[s] = max(0, penalties[s])
-        values: list[int | None] = [None] * n
-        for s in state.order:
-            values[s] = hand_value(state.hands[s])
-        others = [s for s in state.order if s not in special_seats]
-        penalised: list[int] = []
-        if others:
-            low = min(values[s] for s in others)  # type: ignore[type-var]
-            penalised = sorted(s for s in others if values[s] == low)
-            if rules.tie_rule == "none" and len(penalised) > 1:
-                penalised = []
-        knocker = state.knocker if reason == "konec" else None
-        for s in penalised:
-            penalties[s] += rules.knocker_lowest_penalty if s == knocker else 1
-        changes = [p - q for p, q in zip(penalties, state.penalties, strict=True)]
-        eliminated: list[int] = []
-        active = list(state.order)
-        limit = rules.penalty_limit
-        if rules.end_mode == "elimination":
-            eliminated = sorted(s for s in active if penalties[s] >= limit)
-            active = [s for s in active if s not in eliminated]
-            over = len(active) <= 1
-        elif rules.end_mode == "first_to_limit":
-            over = any(p >= limit for p in penalties)
-        else:
-            over = state.deal >= rules.num_deals
-        next_dealer = None if over else self._next_dealer(state, penalised, set(active))
-        return DealResult(
-            deal=state.deal,
-            reason=reason,
-            knocker=state.knocker if reason == "konec" else None,
-            specials=specials,
-            hands=tuple(state.hands[s] if s in state.order else () for s in range(n)),
-            values=tuple(values),
-            penalised=tuple(penalised),
-            changes=tuple(changes),
-            penalties=tuple(penalties),
-            eliminated=tuple(eliminated),
-            next_dealer=next_dealer,
-        )
-
-    def _next_dealer(
-        self, state: AlagerState, penalised: list[int], active: set[int]
-    ) -> int:
-        """D-19: rotation, or the (first clockwise) loser with ``loser_deals``."""
-        n = state.players
-        clockwise = [(state.dealer + i) % n for i in range(1, n + 1)]
-        if state.rules.dealer_rule == "loser_deals":
-            for s in clockwise:
-                if s in penalised and s in active:
-                    return s
-        return next(s for s in clockwise if s in active)
 
     def _deal_events(self, state: AlagerState) -> list[Event]:
         """Deal the next deal (§5); a dealt special hand ends it at once (D-7a, D-8)."""
@@ -564,60 +500,16 @@ class AlagerGame(Game[AlagerState]):
     # ------------------------------------------------------------ what a seat sees
 
     def view(self, state: AlagerState, seat: Seat) -> dict[str, Any]:
-        rules = state.rules
-        own = (
-            state.hands[seat] if seat is not None and 0 <= seat < state.players else ()
+        return views.seat_view(
+            state,
+            seat,
+            to_act=self.to_act(state),
+            outcome=self.outcome(state),
+            konec_allowed=self.konec_allowed(state),
         )
-        view: dict[str, Any] = {
-            "game": self.name,
-            "players": state.players,
-            "options": rules.as_options(),
-            "seat": seat,
-            "phase": state.phase,
-            "to_act": list(self.to_act(state)),
-            "outcome": self.outcome(state),
-            "deal": state.deal,
-            "dealer": state.dealer,
-            "eldest": state.order[0] if state.order else None,
-            "order": list(state.order),
-            "current": state.current,
-            "hand": list(own) if own else None,
-            "hand_value": hand_value(own) if len(own) == 3 else None,
-            "hand_sizes": [len(h) for h in state.hands],
-            "table": list(state.table),
-            "discard_pile": list(state.discard),
-            "stock_count": len(state.stock),
-            "pass_streak": state.pass_streak,
-            "knocker": state.knocker,
-            "final_queue": list(state.final_queue),
-            "turns_taken": state.turns_taken,
-            "max_turns_per_deal": state.max_turns,
-            "konec_allowed": self.konec_allowed(state),
-            "penalties": list(state.penalties),
-            "eliminated": [
-                s for s, e in enumerate(state.eliminated_in) if e is not None
-            ],
-            "last_deal": state.last_deal.to_json() if state.last_deal else None,
-        }
-        if rules.deck == 32:
-            view["card_names"] = dict(MARIASH_NAMES)
-        return view
 
     def redact(self, event: Event, seat: Seat) -> Event:
-        t = event.type
-        p = event.payload
-        if t == DEAL_STARTED:
-            hands = [h if i == seat else None for i, h in enumerate(p["hands"])]
-            return strip_secrets(event).with_payload(hands=hands)
-        if t == CARD_DRAWN:
-            return event if p["seat"] == seat else event.with_payload(card=None)
-        if t == CARD_DISCARDED:
-            if p["face_down"] and p["seat"] != seat:
-                return event.with_payload(card=None)
-            return event
-        if t in (MATCH_STARTED, STOCK_REPLENISHED):
-            return strip_secrets(event)
-        return event
+        return views.redact(event, seat)
 
     # ------------------------------------------------------------ testing hooks
 
@@ -630,60 +522,7 @@ class AlagerGame(Game[AlagerState]):
     def resample_unseen(
         self, events: Sequence[Event], seat: Seat, rng: random.Random
     ) -> list[Event]:
-        """Per deal, rename the cards ``seat`` never saw in that deal among themselves.
-
-        What a seat sees is derived here from the rules (§13), independently of
-        ``redact``, so that the no-leak test checks ``redact`` and ``view`` both.
-        """
-        out: list[Event] = []
-        segment: list[Event] = []
-
-        def flush() -> None:
-            if not segment:
-                return
-            deck = segment[0].payload.get("deck")
-            if segment[0].type != DEAL_STARTED or deck is None:
-                out.extend(segment)
-            else:
-                unseen = set(deck) - _seen_in_deal(segment, seat)
-                out.extend(relabel_events(segment, permutation(unseen, rng)))
-            segment.clear()
-
-        for event in events:
-            if event.type in (DEAL_STARTED, MATCH_ENDED):
-                flush()
-            segment.append(event)
-        flush()
-        return out
-
-
-def _seen_in_deal(segment: Sequence[Event], seat: Seat) -> set[Card]:
-    """Every card ``seat`` is shown during one deal (ALAGER.md §13)."""
-    seen: set[Card] = set()
-    for event in segment:
-        t, p = event.type, event.payload
-        if t == DEAL_STARTED:
-            seen.update(p["table"])
-            if seat is not None and p["hands"][seat]:
-                seen.update(p["hands"][seat])
-        elif t == CARD_DISCARDED:
-            if not p["face_down"] or p["seat"] == seat:
-                seen.add(p["card"])
-        elif t == CARD_DRAWN:
-            if p["seat"] == seat:
-                seen.add(p["card"])
-        elif t == CARD_SWAPPED:
-            seen.update((p["give"], p["take"]))
-        elif t == HAND_SWAPPED:
-            seen.update(p["gave"] + p["took"])
-        elif t == TABLE_REFRESHED:
-            seen.update(p["removed"] + p["table"])
-        elif t == STOCK_REPLENISHED:
-            seen.update(p["recycled"])
-        elif t == DEAL_ENDED:
-            for hand in p["hands"]:
-                seen.update(hand or ())
-    return seen
+        return views.resample_unseen(events, seat, rng)
 
 
 GAME = AlagerGame()
