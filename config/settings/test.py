@@ -42,6 +42,15 @@ WHITENOISE_AUTOREFRESH = True
 CHECKOUT_ID = hashlib.sha256(str(BASE_DIR).encode()).hexdigest()[:8]
 TEST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
 
+# The event log is append-only: a trigger refuses UPDATE, DELETE and TRUNCATE
+# on games_gameevent (games/migrations). Transactional tests empty every table
+# with TRUNCATE between tests, so test connections (only) let TRUNCATE through;
+# UPDATE and DELETE stay refused. See docs/event-store.md.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
+        "-c cardroom.allow_truncate=on"
+    )
+
 # pytest-django appends the xdist worker (``_gw0``) to this name.
 DATABASES["default"]["TEST"] = {
     "NAME": f"test_{DATABASES['default']['NAME']}_{CHECKOUT_ID}"

@@ -1,0 +1,49 @@
+"""Errors the table services raise, each with a stable ``code`` and a message.
+
+They carry no framework: the REST API turns them into ``{"code", "message"}``
+with ``status`` (``games.apis``), and the WebSocket consumer can send the same
+code and message in an ``error`` frame. Rules errors (``rules.RulesError``)
+pass through unchanged and answer 400 with the rules' own code and message.
+"""
+
+
+class TableError(Exception):
+    """Base class: a request the table cannot honour, and why."""
+
+    status = 400
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class BadRequest(TableError):
+    """Invalid input: unknown game, bad options, a seat that does not exist."""
+
+    status = 400
+
+
+class Forbidden(TableError):
+    """Not yours to do: not your seat, not the table's creator."""
+
+    status = 403
+
+
+class NotFound(TableError):
+    """No such table."""
+
+    status = 404
+
+
+class Conflict(TableError):
+    """Not now: the table's state forbids it (full, started, stale view)."""
+
+    status = 409
+
+
+class ConcurrencyConflict(Conflict):
+    """Another writer appended at the same ``seq`` first."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("conflict", message)

@@ -1,0 +1,187 @@
+"""Tables, seats, the append-only event log and processed commands.
+
+A ``Table`` is one match of one game: the event-sourced aggregate. Its events
+(``GameEvent``) are numbered ``seq = 1, 2, ...`` without gaps and never change:
+a database trigger refuses UPDATE, DELETE and TRUNCATE on them (migration
+``0002``). The table row caches the state those events fold to, so playing a
+move never replays the history; ``manage.py rebuild_table_state`` proves the
+cache equals the replay. Game rules live in ``rules``, never here.
+"""
+
+from django.conf import settings
+from django.db import models
+
+import rules
+from accounts.models import BotLevel
+
+GAME_CHOICES = [(name, rules.get_game(name).title) for name in rules.GAMES]
+
+
+class TableStatus(models.TextChoices):
+    """Where a table is in its life: lobby → playing → finished (or aborted)."""
+
+    LOBBY = "lobby", "Lobby"
+    PLAYING = "playing", "Playing"
+    FINISHED = "finished", "Finished"
+    ABORTED = "aborted", "Aborted"
+
+
+class Table(models.Model):
+    """One match of one game, from the lobby to the final result.
+
+    ``state`` is ``game.dump_state`` of the fold of every event up to ``seq``
+    (a cache: it holds the secret seed, so it is never serialised). ``seed`` is
+    the secret behind every shuffle; only ``seed_sha256`` is public until the
+    match ends, when the ``match_ended`` event reveals the seed.
+    """
+
+    game = models.CharField(max_length=32, choices=GAME_CHOICES)
+    options = models.JSONField(
+        default=dict, help_text="The validated, complete options."
+    )
+    players = models.PositiveSmallIntegerField()
+    status = models.CharField(
+        max_length=16, choices=TableStatus.choices, default=TableStatus.LOBBY
+    )
+    rated = models.BooleanField(default=False)
+    state = models.JSONField(null=True, blank=True, editable=False)
+    seq = models.PositiveIntegerField(default=0, help_text="The last event's seq.")
+    seed = models.CharField(max_length=128, blank=True, default="", editable=False)
+    seed_sha256 = models.CharField(max_length=64, blank=True, default="")
+    outcome = models.JSONField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["status", "game"], name="games_table_status_game"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(players__gte=1), name="games_table_players_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.pk} ({self.game}, {self.status})"
+
+
+class Seat(models.Model):
+    """A filled seat: a person, or a house bot account playing at ``bot_level``.
+
+    Empty seats have no row. One person holds at most one seat per table; a
+    house bot account may hold several (one per bot seat). When a person
+    leaves a match in play, a bot takes the seat over and ``replaced_user``
+    remembers who sat there.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+    )
+    # NULL, not "": a person's seat has no level, which the constraints use.
+    bot_level = models.CharField(  # noqa: DJ001
+        max_length=16, choices=BotLevel.choices, null=True, blank=True
+    )
+    replaced_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "index"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "index"], name="games_seat_unique_index"
+            ),
+            models.UniqueConstraint(
+                fields=["table", "user"],
+                condition=models.Q(bot_level__isnull=True),
+                name="games_seat_one_per_person",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.table_id} seat {self.index}: {self.user_id}"
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot_level is not None
+
+
+class GameEvent(models.Model):
+    """One stored fact of a match: ``rules.Event`` plus its place and author.
+
+    Append-only (a trigger refuses UPDATE, DELETE and TRUNCATE); the table is
+    PROTECTed so Django refuses to delete a table that has events.
+    """
+
+    # The unique (table, seq) index leads with table_id: no second index.
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, related_name="events", db_index=False
+    )
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=100)
+    version = models.PositiveSmallIntegerField(default=1)
+    payload = models.JSONField()
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "seq"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "seq"], name="games_gameevent_unique_seq"
+            ),
+        ]
+        indexes = [models.Index(fields=["type"], name="games_gameevent_type")]
+
+    def __str__(self) -> str:
+        return f"Table {self.table_id} #{self.seq} {self.type}"
+
+
+class ProcessedCommand(models.Model):
+    """A command a seat sent with a ``command_id``, and the answer it got.
+
+    A retry with the same id returns ``response`` instead of acting again.
+    """
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    seat = models.PositiveSmallIntegerField()
+    command_id = models.CharField(max_length=64)
+    action = models.JSONField()
+    response = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            # command_id before seat: the hot-path lookup joins on the seat,
+            # so (table, command_id) must be a tight index prefix.
+            models.UniqueConstraint(
+                fields=["table", "command_id", "seat"],
+                name="games_command_unique_per_seat",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.table_id} seat {self.seat} command {self.command_id}"
