@@ -1,0 +1,76 @@
+"""``manage.py rebuild_table_state <id>... | --all [--check]``.
+
+Replays each table's events (``game.replay``) and compares the result with the
+cached state on the table row; a differing cache is replaced (or, with
+``--check``, only reported, and the command fails). The cache is a projection:
+this proves it, and repairs it after a rules fix changed how events fold.
+"""
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
+
+import rules
+from games import event_store
+from games.models import Table
+
+
+class Command(BaseCommand):
+    help = "Rebuild tables' cached state from their events and compare."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("table_ids", nargs="*", type=int, metavar="id")
+        parser.add_argument("--all", action="store_true", help="Every started table.")
+        parser.add_argument(
+            "--check", action="store_true", help="Report differences, change nothing."
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        ids: list[int] = options["table_ids"]
+        if options["all"] == bool(ids):
+            raise CommandError("Give table ids or --all (not both).")
+        if options["all"]:
+            ids = list(
+                Table.objects.filter(seq__gt=0)
+                .order_by("pk")
+                .values_list("pk", flat=True)
+            )
+        differing = [pk for pk in ids if not self._rebuild(pk, check=options["check"])]
+        if differing and options["check"]:
+            raise CommandError(
+                f"Cached state differs from the events for table(s) "
+                f"{', '.join(map(str, differing))}."
+            )
+
+    def _rebuild(self, table_id: int, *, check: bool) -> bool:
+        """Whether the cache matched; replaces it unless ``check``."""
+        with transaction.atomic():
+            table = Table.objects.select_for_update().filter(pk=table_id).first()
+            if table is None:
+                raise CommandError(f"Table {table_id} does not exist.")
+            events = event_store.load_events(table)
+            if not events:
+                self.stdout.write(f"Table {table_id}: no events, nothing to rebuild")
+                return True
+            game = rules.get_game(table.game)
+            replayed = game.replay(events)
+            cached = None if table.state is None else game.load_state(table.state)
+            if cached == replayed and len(events) == table.seq:
+                self.stdout.write(
+                    f"Table {table_id}: cached state matches {len(events)} events"
+                )
+                return True
+            if check:
+                self.stdout.write(
+                    f"Table {table_id}: cached state DIFFERS from {len(events)} events"
+                )
+                return False
+            table.state = game.dump_state(replayed)
+            table.seq = len(events)
+            table.outcome = game.outcome(replayed)
+            table.save(update_fields=["state", "seq", "outcome", "updated_at"])
+            self.stdout.write(
+                f"Table {table_id}: cached state replaced from {len(events)} events"
+            )
+            return False

@@ -1,0 +1,24 @@
+"""Writes on tables (HackSoft services): each takes keyword-only arguments and
+says in its docstring which lock it takes."""
+
+from games.services.actions import action_submit, move_apply
+from games.services.bots import bot_turn_play, bot_turns_run
+from games.services.tables import (
+    table_add_bot,
+    table_create,
+    table_join,
+    table_leave,
+    table_start,
+)
+
+__all__ = [
+    "action_submit",
+    "bot_turn_play",
+    "bot_turns_run",
+    "move_apply",
+    "table_add_bot",
+    "table_create",
+    "table_join",
+    "table_leave",
+    "table_start",
+]

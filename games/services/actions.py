@@ -1,0 +1,130 @@
+"""Playing a move: ``action_submit``, the one path for people and bots.
+
+REST and WebSocket both call ``action_submit``; the bot loop calls
+``move_apply`` directly with the bot's seat. Either way the move is decided by
+the rules against the cached state, appended to the event log and folded into
+the cache in one transaction with the table row locked; notifications and
+follow-up tasks run on commit only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+import rules
+from accounts.models import User
+from games.errors import Conflict
+from games.models import Seat, Table, TableStatus
+from games.services.common import (
+    bots_to_act,
+    followups_schedule,
+    person_seat,
+    record,
+    require_playing,
+    state_load,
+    table_lock_seats,
+)
+
+
+def move_apply(
+    *,
+    table: Table,
+    seats: list[Seat],
+    seat: int,
+    actor_id: int,
+    action: Any,
+    command_id: str | None = None,
+    queue_bots: bool = True,
+) -> dict[str, Any]:
+    """Decide ``action`` for ``seat``, store the events, update the cache.
+
+    Lock: the caller holds the table row (``table_lock_seats``) and has
+    checked that the table is in play. Raises ``rules.IllegalAction``
+    (nothing written) when the rules refuse. Returns the seat's answer,
+    ``{"seq", "status", "view", "legal_actions"}``, which is also stored
+    under ``command_id`` when one is given.
+    """
+    game = rules.get_game(table.game)
+    state = state_load(game, table)
+    events = game.decide(state, seat, action)
+    for event in events:
+        state = game.evolve(state, event)
+    over = game.outcome(state) is not None
+    response = {
+        "seq": table.seq + len(events),
+        "status": TableStatus.FINISHED.value if over else table.status,
+        "view": game.view(state, seat),
+        "legal_actions": game.legal_actions(state, seat),
+    }
+    command = None
+    if command_id is not None:
+        command = {"command_id": command_id, "action": action, "response": response}
+    record(
+        table=table,
+        game=game,
+        state=state,
+        events=events,
+        actor_id=actor_id,
+        seat=seat,
+        command=command,
+    )
+    followups_schedule(
+        table=table,
+        bots_to_act=bots_to_act(game, state, seats),
+        queue_bots=queue_bots,
+    )
+    return response
+
+
+@transaction.atomic
+def action_submit(
+    *,
+    table_id: int,
+    user: User,
+    action: Any,
+    expected_seq: int | None = None,
+    command_id: str | None = None,
+) -> dict[str, Any]:
+    """Play ``action`` from ``user``'s seat; return ``{"seq", "status", "view",
+    "legal_actions"}`` for that seat.
+
+    Lock: takes the table row (``select_for_update``) for the whole
+    transaction, so moves on one table are applied one at a time and a
+    ``command_id`` check cannot race its own retry.
+
+    - ``command_id`` (per seat): a command already processed returns its first
+      answer and appends nothing; the same id with another action is refused
+      (409 ``command_reused``).
+    - ``expected_seq``: the seq the client's view ends at; any other value is
+      refused (409 ``stale``) before the rules are asked.
+    - The rules decide against the cached state (never a replay); their
+      ``IllegalAction`` (``not_your_turn``, ``malformed_action`` …) rolls
+      everything back.
+    """
+    table, seats = table_lock_seats(table_id, command_id=command_id)
+    seat = person_seat(seats, user, table)
+    done: dict[str, Any] | None = getattr(seat, "done_response", None)
+    if done is not None:
+        if seat.done_action != action:  # type: ignore[attr-defined]
+            raise Conflict(
+                "command_reused",
+                f"Command {command_id!r} was already used for another action.",
+            )
+        return done
+    require_playing(table)
+    if expected_seq is not None and expected_seq != table.seq:
+        raise Conflict(
+            "stale",
+            f"Your view is stale: table {table.pk} is at seq {table.seq}, "
+            f"not {expected_seq}. Fetch the table and try again.",
+        )
+    return move_apply(
+        table=table,
+        seats=seats,
+        seat=seat.index,
+        actor_id=user.pk,
+        action=action,
+        command_id=command_id,
+    )

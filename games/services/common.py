@@ -1,0 +1,210 @@
+"""Pieces every table service shares: the row lock, recording, follow-ups.
+
+Writes to a table always happen inside ``transaction.atomic`` with the table
+row locked (``table_lock``), so moves, joins and starts on one table are
+serialised; what other processes must hear about (live play, bot turns,
+statistics) is scheduled with ``transaction.on_commit`` and never runs for a
+rolled-back change.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+import rules
+from accounts.models import User
+from games import event_store, realtime, signals
+from games.errors import Conflict, Forbidden, NotFound
+from games.models import Seat, Table, TableStatus
+from games.state_cache import state_get, state_put
+
+
+def table_lock(table_id: int) -> Table:
+    """The table row, locked until the surrounding transaction ends."""
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise NotFound("not_found", f"Table {table_id} does not exist.") from None
+
+
+_SEATS_SQL = """
+SELECT s.id, s."index", s.user_id, s.bot_level, c.action, c.response
+FROM games_seat s
+LEFT JOIN games_processedcommand c
+    ON c.table_id = s.table_id AND c.seat = s."index" AND c.command_id = %s
+WHERE s.table_id = %s
+ORDER BY s."index"
+"""
+
+
+def table_lock_seats(
+    table_id: int, *, command_id: str | None = None
+) -> tuple[Table, list[Seat]]:
+    """Lock the table row, then read its seats (the hot path: two queries).
+
+    Each seat also carries ``done_action`` and ``done_response``: what that
+    seat's command with ``command_id`` did, if it was processed already
+    (else None). One plain query does both (it runs once per move, so it is
+    written in SQL rather than composed by the ORM each time).
+
+    The seats are read by a second statement on purpose: a statement that
+    waited for the row lock still sees every other row as it was when it
+    began (READ COMMITTED), so seats or commands joined into the locking
+    query could miss what the previous lock holder just committed.
+    """
+    table = table_lock(table_id)
+    with connection.cursor() as cursor:
+        cursor.execute(_SEATS_SQL, [command_id, table_id])
+        rows = cursor.fetchall()
+    seats = []
+    for pk, index, user_id, bot_level, action, response in rows:
+        seat = Seat(id=pk, table=table, index=index, user_id=user_id)
+        seat.bot_level = bot_level
+        seat.done_action = _json(action)  # type: ignore[attr-defined]
+        seat.done_response = _json(response)  # type: ignore[attr-defined]
+        seats.append(seat)
+    return table, seats
+
+
+def _json(value: Any) -> Any:
+    """A JSON column read by a raw query: text on some backends, parsed on others."""
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def person_seat(seats: list[Seat], user: User, table: Table) -> Seat:
+    """``user``'s own seat (not a bot seat) among ``seats``; else 403."""
+    for seat in seats:
+        if seat.user_id == user.pk and seat.bot_level is None:
+            return seat
+    raise Forbidden("not_seated", f"You have no seat at table {table.pk}.")
+
+
+def require_creator(table: Table, user: User) -> None:
+    if table.created_by_id != user.pk:
+        raise Forbidden(
+            "not_creator", f"Only the creator of table {table.pk} can do that."
+        )
+
+
+def require_lobby(table: Table) -> None:
+    """Seats change and matches start only in the lobby."""
+    if table.status == TableStatus.LOBBY:
+        return
+    if table.status == TableStatus.ABORTED:
+        raise Conflict("table_aborted", f"Table {table.pk} was aborted.")
+    raise Conflict("already_started", f"Table {table.pk} has already started.")
+
+
+def require_playing(table: Table) -> None:
+    """Moves are made only while the match is in play."""
+    if table.status == TableStatus.PLAYING:
+        return
+    if table.status == TableStatus.LOBBY:
+        raise Conflict("not_started", f"Table {table.pk} has not started yet.")
+    if table.status == TableStatus.ABORTED:
+        raise Conflict("table_aborted", f"Table {table.pk} was aborted.")
+    raise Conflict("table_finished", f"The match at table {table.pk} has ended.")
+
+
+def state_load(game: rules.Game[Any], table: Table) -> Any:
+    """The table's current state, from its cached projection (never a replay).
+
+    The decoded state is usually still in this process's memo
+    (``games.state_cache``); otherwise the row's JSON is decoded.
+    """
+    state = state_get(table.pk, table.seq, table.seed_sha256)
+    if state is None:
+        state = game.load_state(table.state)
+    return state
+
+
+def record(
+    *,
+    table: Table,
+    game: rules.Game[Any],
+    state: Any,
+    events: list[rules.Event],
+    actor_id: int | None,
+    seat: int | None,
+    command: dict[str, Any] | None = None,
+    also_save: tuple[str, ...] = (),
+) -> None:
+    """Append ``events`` and save the table's cached state, seq and outcome.
+
+    Lock: the caller holds the table row (``table_lock``); ``state`` is the
+    fold of the table's state through ``events``. ``command`` (``{"command_id",
+    "action", "response"}``) is stored with them for idempotent retries.
+    ``also_save`` names other table fields the caller changed (table_start).
+    On the hot path (no ``also_save``) everything is written by one statement
+    (``event_store.append_with_projection``).
+    """
+    table.state = game.dump_state(state)
+    outcome = game.outcome(state)
+    if outcome is not None:
+        table.status = TableStatus.FINISHED
+        table.outcome = outcome
+        table.finished_at = timezone.now()
+    if also_save:
+        assert command is None, "commands are recorded on the hot path only"
+        table.seq = event_store.append(
+            table=table,
+            expected_seq=table.seq,
+            events=events,
+            actor_id=actor_id,
+            seat=seat,
+        )
+        table.save(update_fields=[*event_store.PROJECTION_FIELDS, *also_save])
+    else:
+        event_store.append_with_projection(
+            table=table,
+            expected_seq=table.seq,
+            events=events,
+            actor_id=actor_id,
+            seat=seat,
+            command=command,
+        )
+    transaction.on_commit(
+        partial(state_put, table.pk, table.seq, table.seed_sha256, state), robust=True
+    )
+
+
+def followups_schedule(
+    *,
+    table: Table,
+    bots_to_act: bool = False,
+    queue_bots: bool = True,
+) -> None:
+    """On commit: notify live play; queue bot turns; announce a finished match.
+
+    ``bots_to_act`` says a bot seat may act now; ``queue_bots=False`` is for
+    the bot loop itself, which plays on without queuing another task.
+    """
+    table_id, seq = table.pk, table.seq
+    transaction.on_commit(lambda: realtime.table_changed(table_id, seq), robust=True)
+    if table.status == TableStatus.FINISHED:
+        transaction.on_commit(lambda: _table_finished_send(table_id), robust=True)
+    elif bots_to_act and queue_bots:
+        transaction.on_commit(lambda: bot_turns_queue(table_id, seq), robust=True)
+
+
+def _table_finished_send(table_id: int) -> None:
+    # send_robust logs a failing receiver and goes on with the others.
+    signals.table_finished.send_robust(sender=Table, table_id=table_id)
+
+
+def bot_turns_queue(table_id: int, seq: int) -> None:
+    """Queue the bot-turn task for the table as it stands at ``seq``."""
+    from games.tasks import bot_turns_play
+
+    bot_turns_play.delay(table_id, seq)
+
+
+def bots_to_act(game: rules.Game[Any], state: Any, seats: list[Seat]) -> bool:
+    """Whether some bot seat is among the seats that may act now."""
+    to_act = set(game.to_act(state))
+    return any(s.bot_level is not None and s.index in to_act for s in seats)

@@ -1,0 +1,250 @@
+"""Table life cycle: create, join, leave, add a bot, start.
+
+Every service here takes the table row lock (``common.table_lock``) for its
+whole transaction, so concurrent joins cannot fill one seat twice and a start
+sees the seats exactly as they are.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+import rules
+from accounts.models import User
+from accounts.services import bot_account_get
+from games.errors import BadRequest, Conflict, Forbidden
+from games.models import Seat, Table, TableStatus
+from games.services.common import (
+    bots_to_act,
+    followups_schedule,
+    person_seat,
+    record,
+    require_creator,
+    require_lobby,
+    state_load,
+    table_lock,
+)
+from rules import bots, dealing
+
+#: The level of the bot that takes over the seat of a person who leaves a
+#: match in play, so the others can finish it.
+TAKEOVER_LEVEL = "basic"
+
+
+def game_get(name: str) -> rules.Game[Any]:
+    """The rules of game ``name``; ``BadRequest("unknown_game")`` otherwise."""
+    if not isinstance(name, str) or name not in rules.GAMES:
+        raise BadRequest(
+            "unknown_game",
+            f"Unknown game {name!r}; Cardroom offers: {', '.join(rules.GAMES)}.",
+        )
+    return rules.get_game(name)
+
+
+def _refuse_bots(user: User) -> None:
+    if user.is_bot:
+        raise Forbidden("bot_account", "Bot accounts are seated by the server.")
+
+
+@transaction.atomic
+def table_create(
+    *,
+    user: User,
+    game: str,
+    players: int,
+    options: Any = None,
+    rated: bool = False,
+    watch: bool = False,
+) -> Table:
+    """Open a table in the lobby; its creator takes seat 0 unless watching.
+
+    The rules validate the player count and options (``rules.InvalidOptions``,
+    code ``invalid_options``); the options are stored complete, with defaults.
+    A dry-run deal proves the match can start with them.
+    """
+    _refuse_bots(user)
+    rules_game = game_get(game)
+    complete = rules_game.validate_options(options)
+    rules_game.validate_players(players, complete)
+    rules_game.start(players=players, options=complete, seed="dry-run")
+    table = Table.objects.create(
+        game=game,
+        options=complete,
+        players=players,
+        rated=rated,
+        created_by=user,
+    )
+    if not watch:
+        Seat.objects.create(table=table, index=0, user=user)
+    followups_schedule(table=table)
+    return table
+
+
+def _free_seat(table: Table, taken: set[int], seat: int | None) -> int:
+    """The seat to fill: ``seat`` if free and real, else the lowest free one."""
+    if seat is None:
+        for index in range(table.players):
+            if index not in taken:
+                return index
+        raise Conflict(
+            "table_full",
+            f"Table {table.pk} is full: all {table.players} seats are taken.",
+        )
+    if not 0 <= seat < table.players:
+        raise BadRequest(
+            "invalid_seat",
+            f"Table {table.pk} has seats 0 to {table.players - 1}; there is no seat {seat}.",
+        )
+    if seat in taken:
+        raise Conflict("seat_taken", f"Seat {seat} of table {table.pk} is taken.")
+    return seat
+
+
+@transaction.atomic
+def table_join(*, table_id: int, user: User, seat: int | None = None) -> Table:
+    """Sit ``user`` at a lobby table: at ``seat``, or the lowest free seat.
+
+    Lock: the table row, so two people never get one seat.
+    """
+    _refuse_bots(user)
+    table = table_lock(table_id)
+    require_lobby(table)
+    seats = list(table.seats.all())
+    for existing in seats:
+        if existing.user_id == user.pk and existing.bot_level is None:
+            raise Conflict(
+                "already_seated",
+                f"You already sit at seat {existing.index} of table {table.pk}.",
+            )
+    index = _free_seat(table, {s.index for s in seats}, seat)
+    try:
+        with transaction.atomic():
+            Seat.objects.create(table=table, index=index, user=user)
+    except IntegrityError as exc:  # pragma: no cover - the lock prevents it
+        raise Conflict(
+            "seat_taken", f"Seat {index} of table {table.pk} is taken."
+        ) from exc
+    followups_schedule(table=table)
+    return table
+
+
+@transaction.atomic
+def table_add_bot(
+    *,
+    table_id: int,
+    user: User,
+    seat: int | None = None,
+    level: str = TAKEOVER_LEVEL,
+) -> Table:
+    """Seat a house bot at ``level`` (random, basic, strong); creator only.
+
+    Lock: the table row.
+    """
+    table = table_lock(table_id)
+    require_creator(table, user)
+    require_lobby(table)
+    if level not in bots.LEVELS:
+        raise BadRequest(
+            "invalid_bot_level",
+            f"Unknown bot level {level!r}; levels: {', '.join(bots.LEVELS)}.",
+        )
+    if not policy_available(table.game, level):
+        raise BadRequest(
+            "invalid_bot_level",
+            f"{rules.get_game(table.game).title} has no {level!r} bot yet.",
+        )
+    index = _free_seat(table, {s.index for s in table.seats.all()}, seat)
+    Seat.objects.create(
+        table=table, index=index, user=bot_account_get(level=level), bot_level=level
+    )
+    followups_schedule(table=table)
+    return table
+
+
+def policy_available(game: str, level: str) -> bool:
+    """Whether ``rules.bots`` has a ``level`` policy for ``game`` yet."""
+    try:
+        bots.get_bot(game, level)
+    except (ImportError, KeyError, AttributeError):
+        return False
+    return True
+
+
+@transaction.atomic
+def table_leave(*, table_id: int, user: User) -> Table:
+    """Give up ``user``'s seat.
+
+    In the lobby the seat is freed; when the creator leaves and no other
+    person is seated, nobody could start the table, so it is aborted. In a
+    match in play a ``basic`` bot takes the seat over (``replaced_user``
+    remembers the person) so the others can finish; if that seat is to act,
+    the bot turn is queued on commit. A finished table cannot be left.
+
+    Lock: the table row.
+    """
+    table = table_lock(table_id)
+    seats = list(table.seats.all())
+    seat = person_seat(seats, user, table)
+    if table.status == TableStatus.LOBBY:
+        seat.delete()
+        people_left = [s for s in seats if s.bot_level is None and s.pk != seat.pk]
+        if table.created_by_id == user.pk and not people_left:
+            table.status = TableStatus.ABORTED
+            table.save(update_fields=["status", "updated_at"])
+        followups_schedule(table=table)
+        return table
+    if table.status != TableStatus.PLAYING:
+        raise Conflict("table_finished", f"The match at table {table.pk} has ended.")
+    seat.replaced_user = user
+    seat.user = bot_account_get(level=TAKEOVER_LEVEL)
+    seat.bot_level = TAKEOVER_LEVEL
+    seat.save(update_fields=["replaced_user", "user", "bot_level"])
+    game = rules.get_game(table.game)
+    state = state_load(game, table)
+    followups_schedule(table=table, bots_to_act=bots_to_act(game, state, seats))
+    return table
+
+
+@transaction.atomic
+def table_start(*, table_id: int, user: User, seed: str | None = None) -> Table:
+    """Deal: creator only, every seat filled. Appends the opening events.
+
+    The seed is a fresh secret (``rules.dealing.new_seed``) unless given
+    (benchmarks and tests replaying a known match); only its SHA-256 is public
+    until the match ends. Lock: the table row.
+    """
+    table = table_lock(table_id)
+    require_creator(table, user)
+    require_lobby(table)
+    seats = list(table.seats.all())
+    empty = sorted(set(range(table.players)) - {s.index for s in seats})
+    if empty:
+        listed = ", ".join(map(str, empty))
+        raise Conflict(
+            "seats_empty",
+            f"Table {table.pk} cannot start: seat{'s' if len(empty) > 1 else ''} "
+            f"{listed} {'are' if len(empty) > 1 else 'is'} empty. "
+            "Join or add bots first.",
+        )
+    game = rules.get_game(table.game)
+    secret = seed if seed is not None else dealing.new_seed()
+    events = game.start(players=table.players, options=table.options, seed=secret)
+    state = game.replay(events)  # the opening events only
+    table.seed = secret
+    table.seed_sha256 = events[0].payload["seed_sha256"]
+    table.status = TableStatus.PLAYING
+    table.started_at = timezone.now()
+    record(
+        table=table,
+        game=game,
+        state=state,
+        events=events,
+        actor_id=user.pk,
+        seat=None,
+        also_save=("seed", "seed_sha256", "status", "started_at"),
+    )
+    followups_schedule(table=table, bots_to_act=bots_to_act(game, state, seats))
+    return table

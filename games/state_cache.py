@@ -1,0 +1,53 @@
+"""An in-process memo of recent table states, so a move skips decoding.
+
+``Table.state`` (JSON) is the durable cache of a table's state; decoding it
+(``game.load_state``) costs about a millisecond per move. This memo keeps the
+decoded state of recently played tables, keyed by ``(table id, seq, seed
+hash)``: the events up to a seq never change (the log is append-only), so an
+entry can never be stale — a process that missed later moves simply misses
+here and decodes the row. Entries are added only after the transaction that
+produced them commits, so a rolled-back move is never remembered.
+
+States are immutable values, so sharing them between requests is safe.
+After ``rebuild_table_state`` replaced a wrong cache (a rules fix), restart
+the processes so no memo of the old fold survives.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+#: How many tables' latest states one process remembers.
+CAPACITY = 512
+
+_Key = tuple[int, int, str]
+_entries: OrderedDict[int, tuple[_Key, Any]] = OrderedDict()
+_lock = threading.Lock()
+
+
+def state_get(table_id: int, seq: int, seed_sha256: str) -> Any | None:
+    """The remembered state of the table at ``seq``, or None."""
+    key = (table_id, seq, seed_sha256)
+    with _lock:
+        entry = _entries.get(table_id)
+        if entry is None or entry[0] != key:
+            return None
+        _entries.move_to_end(table_id)
+        return entry[1]
+
+
+def state_put(table_id: int, seq: int, seed_sha256: str, state: Any) -> None:
+    """Remember ``state`` as the table's state at ``seq`` (call on commit)."""
+    with _lock:
+        _entries[table_id] = ((table_id, seq, seed_sha256), state)
+        _entries.move_to_end(table_id)
+        while len(_entries) > CAPACITY:
+            _entries.popitem(last=False)
+
+
+def clear() -> None:
+    """Forget everything (tests; after a rebuild)."""
+    with _lock:
+        _entries.clear()

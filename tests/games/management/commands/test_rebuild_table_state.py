@@ -1,0 +1,100 @@
+"""``manage.py rebuild_table_state``: the cached state is exactly the replay."""
+
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+import rules
+from games import event_store
+from games.models import Table
+from games.services import bot_turns_run
+from tests.accounts.factories import UserFactory
+from tests.games.factories import TableFactory
+from tests.games.tables import table_started
+
+pytestmark = pytest.mark.django_db
+
+WHOLE_MATCHES = [
+    ("alager", 3, {"end_mode": "fixed_deals", "num_deals": 2}),
+    ("alkort", 4, {"target": 2}),
+    ("allegra", 3, {"rounds": 1}),
+]
+
+
+def _bots_match(game: str, players: int, options: dict[str, object]) -> Table:
+    """A whole match played by bots through the services (the hot path)."""
+    table = table_started(
+        game=game,
+        seating=["basic"] * players,
+        creator=UserFactory(),
+        options=options,
+    )
+    bot_turns_run(table_id=table.pk, seq=table.seq, limit=10_000)
+    table.refresh_from_db()
+    assert table.status == "finished"
+    return table
+
+
+def _run(*args: str) -> list[str]:
+    out = StringIO()
+    call_command("rebuild_table_state", *args, stdout=out)
+    return out.getvalue().splitlines()
+
+
+@pytest.mark.parametrize(("game_name", "players", "options"), WHOLE_MATCHES)
+def test_after_a_whole_match_the_replay_equals_the_cache(
+    game_name: str, players: int, options: dict[str, object]
+) -> None:
+    table = _bots_match(game_name, players, options)
+    game = rules.get_game(game_name)
+    events = event_store.load_events(table)
+
+    assert game.load_state(table.state) == game.replay(events)
+    assert table.outcome == game.outcome(game.replay(events))
+    assert _run(str(table.pk), "--check") == [
+        f"Table {table.pk}: cached state matches {len(events)} events"
+    ]
+
+
+def test_a_wrong_cache_is_reported_by_check_and_replaced_otherwise() -> None:
+    table = table_started(seating=["random", "random"], creator=UserFactory())
+    opening_state = table.state
+    bot_turns_run(table_id=table.pk, seq=table.seq, limit=5)
+    table.refresh_from_db()
+    Table.objects.filter(pk=table.pk).update(state=opening_state)  # a stale cache
+
+    with pytest.raises(CommandError) as caught:
+        _run(str(table.pk), "--check")
+    assert str(caught.value) == (
+        f"Cached state differs from the events for table(s) {table.pk}."
+    )
+    assert Table.objects.get(pk=table.pk).state == opening_state
+
+    assert _run(str(table.pk)) == [
+        f"Table {table.pk}: cached state replaced from {table.seq} events"
+    ]
+    game = rules.get_game("alkort")
+    fixed = Table.objects.get(pk=table.pk)
+    assert game.load_state(fixed.state) == game.replay(event_store.load_events(table))
+    assert fixed.seq == table.seq
+
+
+def test_all_checks_every_started_table() -> None:
+    one = table_started(seating=["random", "random"], creator=UserFactory())
+    two = table_started(seating=["basic", "basic"], creator=UserFactory())
+    TableFactory()  # a lobby table has nothing to rebuild
+
+    assert _run("--all") == [
+        f"Table {one.pk}: cached state matches 2 events",
+        f"Table {two.pk}: cached state matches 2 events",
+    ]
+
+
+def test_ids_or_all_but_not_both() -> None:
+    with pytest.raises(CommandError, match=r"Give table ids or --all \(not both\)."):
+        _run()
+    with pytest.raises(CommandError, match="not both"):
+        _run("1", "--all")
+    with pytest.raises(CommandError, match="Table 987654 does not exist."):
+        _run("987654")

@@ -1,0 +1,285 @@
+"""``action_submit``: the rules decide, the log grows, the cache follows."""
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+import rules
+from games import event_store, signals
+from games.errors import Conflict, Forbidden
+from games.models import GameEvent, ProcessedCommand, Table
+from games.services import action_submit, table_create
+from tests.accounts.factories import UserFactory
+from tests.games.tables import (
+    play_to_end,
+    raises_table_error,
+    seat_users,
+    table_started,
+)
+
+pytestmark = pytest.mark.django_db
+
+GAME = rules.get_game("alkort")
+
+
+@pytest.fixture
+def table() -> Table:
+    """Two-player Alkort with people at both seats; seat 1 acts first."""
+    table = table_started(seating=[UserFactory(), UserFactory()])
+    assert GAME.to_act(GAME.load_state(table.state)) == (1,)
+    return table
+
+
+def _first_legal(table: Table, seat: int) -> dict[str, Any]:
+    return GAME.legal_actions(GAME.load_state(table.state), seat)[0]
+
+
+def _unchanged(table: Table) -> None:
+    """Nothing was written: same seq, same events, same cache."""
+    fresh = Table.objects.get(pk=table.pk)
+    assert fresh.seq == table.seq == GameEvent.objects.filter(table=table).count()
+    assert fresh.state == table.state
+
+
+def test_submit_appends_the_rules_events_and_updates_the_cache(table: Table) -> None:
+    bo = seat_users(table)[1]
+    action = _first_legal(table, 1)
+    before = GAME.load_state(table.state)
+    expected_events = GAME.decide(before, 1, action)
+
+    result = action_submit(table_id=table.pk, user=bo, action=action)
+
+    table.refresh_from_db()
+    state = GAME.replay(event_store.load_events(table))
+    assert table.seq == 2 + len(expected_events)
+    assert event_store.load_events(table, after=2) == expected_events
+    assert GAME.load_state(table.state) == state
+    assert result == {
+        "seq": table.seq,
+        "status": "playing",
+        "view": GAME.view(state, 1),
+        "legal_actions": GAME.legal_actions(state, 1),
+    }
+    rows = GameEvent.objects.filter(table=table, seq__gt=2)
+    assert {(row.actor_id, row.seat) for row in rows} == {(bo.pk, 1)}
+
+
+def test_someone_without_a_seat_cannot_act(table: Table) -> None:
+    with raises_table_error(
+        Forbidden, "not_seated", f"You have no seat at table {table.pk}."
+    ):
+        action_submit(table_id=table.pk, user=UserFactory(), action={"type": "pass"})
+    _unchanged(table)
+
+
+def test_acting_out_of_turn_is_refused_by_the_rules(table: Table) -> None:
+    ada = seat_users(table)[0]
+
+    with pytest.raises(rules.NotYourTurn) as caught:
+        action_submit(table_id=table.pk, user=ada, action={"type": "pass"})
+
+    assert (caught.value.code, str(caught.value)) == (
+        "not_your_turn",
+        "It is not your turn: seat 1 is to act",
+    )
+    _unchanged(table)
+
+
+@pytest.mark.parametrize(
+    ("action", "code", "message"),
+    [
+        ("pass", "malformed_action", "An action must be a JSON object with a 'type'"),
+        ({"kind": "pass"}, "malformed_action", "An action needs a 'type' string"),
+        (
+            {"type": "fold"},
+            "unknown_action",
+            "Unknown action type 'fold'; this game knows: exchange, pass, play",
+        ),
+    ],
+)
+def test_bad_actions_are_refused_with_the_rules_message(
+    table: Table, action: Any, code: str, message: str
+) -> None:
+    with pytest.raises(rules.IllegalAction) as caught:
+        action_submit(table_id=table.pk, user=seat_users(table)[1], action=action)
+
+    assert (caught.value.code, str(caught.value)) == (code, message)
+    _unchanged(table)
+
+
+def test_a_stale_expected_seq_is_refused_before_the_rules(table: Table) -> None:
+    with raises_table_error(
+        Conflict,
+        "stale",
+        f"Your view is stale: table {table.pk} is at seq 2, not 1. "
+        "Fetch the table and try again.",
+    ):
+        action_submit(
+            table_id=table.pk,
+            user=seat_users(table)[1],
+            action=_first_legal(table, 1),
+            expected_seq=1,
+        )
+    _unchanged(table)
+
+
+def test_the_current_expected_seq_is_accepted(table: Table) -> None:
+    result = action_submit(
+        table_id=table.pk,
+        user=seat_users(table)[1],
+        action=_first_legal(table, 1),
+        expected_seq=2,
+    )
+
+    assert result["seq"] > 2
+
+
+def test_a_lobby_table_has_not_started() -> None:
+    ada = UserFactory()
+    lobby = table_create(user=ada, game="alkort", players=2)
+
+    with raises_table_error(
+        Conflict, "not_started", f"Table {lobby.pk} has not started yet."
+    ):
+        action_submit(table_id=lobby.pk, user=ada, action={"type": "pass"})
+
+
+def test_a_repeated_command_id_returns_the_first_answer_and_acts_once(
+    table: Table,
+) -> None:
+    bo = seat_users(table)[1]
+    action = _first_legal(table, 1)
+
+    first = action_submit(table_id=table.pk, user=bo, action=action, command_id="c-1")
+    seq = Table.objects.get(pk=table.pk).seq
+    again = action_submit(table_id=table.pk, user=bo, action=action, command_id="c-1")
+
+    assert again == first
+    assert Table.objects.get(pk=table.pk).seq == seq
+    assert GameEvent.objects.filter(table=table).count() == seq
+    assert ProcessedCommand.objects.filter(table=table).count() == 1
+
+
+def test_a_command_id_reused_for_another_action_is_refused(table: Table) -> None:
+    bo = seat_users(table)[1]
+    action_submit(
+        table_id=table.pk, user=bo, action=_first_legal(table, 1), command_id="c-1"
+    )
+
+    with raises_table_error(
+        Conflict,
+        "command_reused",
+        "Command 'c-1' was already used for another action.",
+    ):
+        action_submit(
+            table_id=table.pk, user=bo, action={"type": "other"}, command_id="c-1"
+        )
+
+
+def test_a_refused_command_can_be_retried_with_its_id(table: Table) -> None:
+    bo = seat_users(table)[1]
+    action = _first_legal(table, 1)
+    with pytest.raises(Conflict):
+        action_submit(
+            table_id=table.pk, user=bo, action=action, expected_seq=0, command_id="c-9"
+        )
+
+    result = action_submit(
+        table_id=table.pk, user=bo, action=action, expected_seq=2, command_id="c-9"
+    )
+
+    assert result["seq"] > 2
+
+
+def test_command_ids_belong_to_a_seat(table: Table) -> None:
+    """Another seat's identical id is its own command."""
+    people = seat_users(table)
+    action_submit(
+        table_id=table.pk,
+        user=people[1],
+        action=_first_legal(table, 1),
+        command_id="same",
+    )
+    table.refresh_from_db()
+    seat = GAME.to_act(GAME.load_state(table.state))[0]
+
+    result = action_submit(
+        table_id=table.pk,
+        user=people[seat],
+        action=_first_legal(table, seat),
+        command_id="same",
+    )
+
+    assert result["seq"] == Table.objects.get(pk=table.pk).seq
+    assert ProcessedCommand.objects.filter(table=table, command_id="same").count() == 2
+
+
+def test_the_last_move_finishes_the_table(
+    django_capture_on_commit_callbacks: Callable[..., Any],
+) -> None:
+    table = table_started(seating=[UserFactory(), UserFactory()], options={"target": 1})
+    finished: list[int] = []
+
+    def receiver(sender: Any, table_id: int, **kwargs: Any) -> None:
+        finished.append(table_id)
+
+    signals.table_finished.connect(receiver)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            play_to_end(table)
+    finally:
+        signals.table_finished.disconnect(receiver)
+
+    table.refresh_from_db()
+    events = event_store.load_events(table)
+    assert table.status == "finished" and table.finished_at is not None
+    assert events[-1].type == "alkort.match_ended"
+    assert table.outcome == events[-1].payload["outcome"]
+    assert table.outcome == GAME.outcome(GAME.replay(events))
+    assert finished == [table.pk]  # announced once, on commit
+    with raises_table_error(
+        Conflict, "table_finished", f"The match at table {table.pk} has ended."
+    ):
+        action_submit(
+            table_id=table.pk, user=seat_users(table)[0], action={"type": "pass"}
+        )
+
+
+def test_live_play_hears_of_each_move_on_commit(
+    table: Table, django_capture_on_commit_callbacks: Callable[..., Any]
+) -> None:
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(f"table-{table.pk}", channel)
+    try:
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:
+            result = action_submit(
+                table_id=table.pk,
+                user=seat_users(table)[1],
+                action=_first_legal(table, 1),
+            )
+        assert callbacks, "nothing waits for the commit"
+        for callback in callbacks:  # what the commit would run
+            callback()
+        message = async_to_sync(layer.receive)(channel)
+    finally:
+        async_to_sync(layer.group_discard)(f"table-{table.pk}", channel)
+
+    assert message == {"type": "table.changed", "seq": result["seq"]}
+
+
+def test_nothing_is_announced_for_a_refused_move(
+    table: Table, django_capture_on_commit_callbacks: Callable[..., Any]
+) -> None:
+    with (
+        django_capture_on_commit_callbacks() as callbacks,
+        pytest.raises(rules.NotYourTurn),
+    ):
+        action_submit(
+            table_id=table.pk, user=seat_users(table)[0], action={"type": "pass"}
+        )
+
+    assert callbacks == []

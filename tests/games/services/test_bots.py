@@ -1,0 +1,119 @@
+"""Bot turns: the server plays bot seats until a person must act."""
+
+import logging
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import rules
+from games import event_store
+from games.models import GameEvent, Table
+from games.services import bot_turns_run
+from games.services.bots import bot_choose
+from rules import bots
+from tests.accounts.factories import UserFactory
+from tests.games.tables import table_started
+
+pytestmark = pytest.mark.django_db
+
+GAME = rules.get_game("alkort")
+
+
+def _to_act(table: Table) -> tuple[int, ...]:
+    table.refresh_from_db()
+    return tuple(GAME.to_act(GAME.load_state(table.state)))
+
+
+def test_bots_play_until_a_person_must_act() -> None:
+    """Two-player Alkort: the bot at seat 1 is forehand and acts first."""
+    table = table_started(seating=[UserFactory(), "basic"])
+    assert _to_act(table) == (1,)
+
+    played = bot_turns_run(table_id=table.pk, seq=table.seq)
+
+    assert played >= 1
+    assert _to_act(table) == (0,)
+    rows = GameEvent.objects.filter(table=table, seq__gt=2).select_related("actor")
+    assert {(row.seat, row.actor.username) for row in rows} == {(1, "bot-basic")}
+    assert GAME.load_state(table.state) == GAME.replay(event_store.load_events(table))
+
+
+def test_a_task_for_an_old_seq_does_nothing() -> None:
+    table = table_started(seating=[UserFactory(), "basic"])
+
+    played = bot_turns_run(table_id=table.pk, seq=table.seq - 1)
+
+    assert played == 0
+    assert Table.objects.get(pk=table.pk).seq == table.seq
+
+
+def test_nothing_to_do_when_a_person_is_to_act() -> None:
+    table = table_started(seating=["basic", UserFactory()])
+    assert _to_act(table) == (1,)
+
+    assert bot_turns_run(table_id=table.pk, seq=table.seq) == 0
+
+
+def test_bots_alone_play_a_whole_match() -> None:
+    table = table_started(
+        seating=["random", "basic"], creator=UserFactory(), options={"target": 2}
+    )
+
+    played = bot_turns_run(table_id=table.pk, seq=table.seq)
+
+    table.refresh_from_db()
+    assert table.status == "finished"
+    moves = GameEvent.objects.filter(table=table, seat__isnull=False).count()
+    assert 0 < played <= moves  # every move appends at least one event
+    events = event_store.load_events(table)
+    assert table.outcome == GAME.outcome(GAME.replay(events))
+
+
+def test_a_long_run_hands_over_to_a_fresh_task(
+    django_capture_on_commit_callbacks: Callable[..., Any],
+) -> None:
+    table = table_started(
+        seating=["random", "random"], creator=UserFactory(), options={"target": 2}
+    )
+
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        played = bot_turns_run(table_id=table.pk, seq=table.seq, limit=3)
+
+    assert played == 3
+    assert len(callbacks) > 3  # the hand-over, then the fresh task's own work
+    assert Table.objects.get(pk=table.pk).status == "finished"
+
+
+def test_bot_choices_are_reproducible_from_the_seed() -> None:
+    histories = []
+    for _ in range(2):
+        table = table_started(
+            seating=["random", "basic"], creator=UserFactory(), options={"target": 1}
+        )
+        bot_turns_run(table_id=table.pk, seq=table.seq)
+        histories.append(event_store.load_events(table))
+
+    assert histories[0] == histories[1]
+
+
+class _Broken(bots.Policy):
+    def choose(self, inp: bots.BotInput, rng: random.Random) -> dict[str, Any]:
+        raise RuntimeError("policy bug")
+
+
+def test_a_failing_policy_falls_back_to_a_random_legal_move(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    table = table_started(seating=[UserFactory(), "strong"])
+    monkeypatch.setattr(bots, "get_bot", lambda game, level: _Broken())
+    state = GAME.load_state(table.state)
+
+    with caplog.at_level(logging.ERROR, logger="games.services.bots"):
+        action = bot_choose(
+            GAME, state, event_store.load_events(table), table, 1, "strong"
+        )
+
+    assert action in GAME.legal_actions(state, 1)
+    assert f"alkort bot strong failed at table {table.pk}" in caplog.text
