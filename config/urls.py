@@ -22,6 +22,7 @@ urlpatterns = [
         name="api-docs",
     ),
     path("api/accounts/", include("accounts.urls")),
+    path("api/", include("games.urls")),
     re_path(r"^api/", errors.api_not_found),
     path("", include("web.urls")),
 ]

@@ -1,0 +1,97 @@
+"""The admin for tables and their events.
+
+Events are read-only (the database refuses changes anyway), and while a match
+is in play they are shown as a spectator sees them: staff do not see the deck,
+the seed or anyone's hand. A table with events cannot be deleted (the events
+PROTECT it); lobby tables can.
+"""
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+import rules
+from games import event_store
+from games.models import GameEvent, Seat, Table, TableStatus
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("index", "user", "bot_level", "replaced_user", "joined_at")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ("id", "game", "players", "status", "seq", "rated", "created_at")
+    list_filter = ("game", "status", "rated")
+    search_fields = ("id", "created_by__username")
+    # Never the seed or the cached state (which holds the seed).
+    fields = (
+        "game",
+        "players",
+        "options",
+        "status",
+        "rated",
+        "seq",
+        "seed_sha256",
+        "outcome",
+        "created_by",
+        "created_at",
+        "started_at",
+        "finished_at",
+    )
+    readonly_fields = (
+        "game",
+        "players",
+        "options",
+        "status",
+        "seq",
+        "seed_sha256",
+        "outcome",
+        "created_by",
+        "created_at",
+        "started_at",
+        "finished_at",
+    )
+    inlines = [SeatInline]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # tables are opened through the API, with validated options
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is not None and obj.seq > 0:
+            return False
+        return super().has_delete_permission(request, obj)
+
+
+@admin.register(GameEvent)
+class GameEventAdmin(admin.ModelAdmin):
+    list_display = ("table", "seq", "type", "version", "seat", "created_at")
+    list_filter = ("type",)
+    search_fields = ("table__id",)
+    list_select_related = ("table",)
+    fields = ("table", "seq", "type", "version", "seat", "actor", "created_at", "shown")
+    readonly_fields = fields
+
+    @admin.display(description="payload (as a spectator sees it while in play)")
+    def shown(self, obj: GameEvent) -> Any:
+        event = event_store.upcast(obj.type, obj.version, obj.payload)
+        if obj.table.status != TableStatus.FINISHED:
+            event = rules.get_game(obj.table.game).redact(event, None)
+        return event.payload
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -1,0 +1,330 @@
+"""The tables API (ARCHITECTURE.md §9): thin views over services and selectors.
+
+Each view validates its input with a nested serializer, calls one service or
+selector, and shapes the output. Service errors (``games.errors``) and rules
+errors (``rules.RulesError``) become ``{"code", "message"}`` with their status
+in ``TableApi.handle_exception``; everything else goes through
+``config.errors``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, serializers, status
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+import rules
+from games import selectors, services
+from games.errors import TableError
+from games.models import TableStatus
+
+
+class ServiceError(exceptions.APIException):
+    """A service or rules error carried through DRF with its own status."""
+
+    def __init__(self, status_code: int, code: str, message: str) -> None:
+        super().__init__(detail=message, code=code)
+        self.status_code = status_code
+
+
+def _user(request: Request) -> Any:
+    return request.user if request.user.is_authenticated else None
+
+
+class TableApi(APIView):
+    """Base of the table views: maps service and rules errors to responses."""
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, TableError):
+            exc = ServiceError(exc.status, exc.code, exc.message)
+        elif isinstance(exc, rules.RulesError):
+            exc = ServiceError(400, exc.code, str(exc))
+        return super().handle_exception(exc)
+
+
+# --- output shapes ---------------------------------------------------------
+
+
+class SeatOutputSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    username = serializers.CharField(allow_null=True)
+    is_bot = serializers.BooleanField()
+    bot_level = serializers.CharField(allow_null=True)
+
+
+class TableSummaryOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.CharField()
+    title = serializers.CharField()
+    status = serializers.ChoiceField(choices=TableStatus.choices)
+    players = serializers.IntegerField()
+    options = serializers.DictField()
+    rated = serializers.BooleanField()
+    created_by = serializers.CharField()
+    seats = SeatOutputSerializer(many=True)
+    seq = serializers.IntegerField()
+    seed_sha256 = serializers.CharField(
+        allow_null=True, help_text="Published when the match starts."
+    )
+    seed = serializers.CharField(
+        allow_null=True, help_text="Revealed only once the match has ended."
+    )
+    outcome = serializers.DictField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class TableOutputSerializer(TableSummaryOutputSerializer):
+    seat = serializers.IntegerField(
+        allow_null=True, help_text="The requester's seat; null for a spectator."
+    )
+    view = serializers.DictField(
+        allow_null=True, help_text="What the requester's seat may see."
+    )
+    legal_actions = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="The requester's moves; empty unless their seat may act now.",
+    )
+
+
+class EventOutputSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = serializers.CharField()
+    version = serializers.IntegerField()
+    payload = serializers.DictField()
+    seat = serializers.IntegerField(allow_null=True)
+
+
+def _table_response(request: Request, table_id: int, code: int = 200) -> Response:
+    table = selectors.table_get(table_id=table_id)
+    detail = selectors.table_detail(table=table, user=_user(request))
+    return Response(TableOutputSerializer(detail).data, status=code)
+
+
+# --- the catalogue ---------------------------------------------------------
+
+
+class GameListApi(APIView):
+    """Every game: names, titles, player counts and options."""
+
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer):
+        name = serializers.CharField()
+        title = serializers.CharField()
+        min_players = serializers.IntegerField()
+        max_players = serializers.IntegerField()
+        options = serializers.DictField(help_text="game.options_schema()")
+
+    @extend_schema(responses={200: OutputSerializer(many=True)})
+    def get(self, request: Request) -> Response:
+        games = [rules.get_game(name) for name in rules.GAMES]
+        data = [
+            {
+                "name": game.name,
+                "title": game.title,
+                "min_players": game.min_players,
+                "max_players": game.max_players,
+                "options": game.options_schema(),
+            }
+            for game in games
+        ]
+        return Response(self.OutputSerializer(data, many=True).data)
+
+
+# --- tables ----------------------------------------------------------------
+
+
+class TablePagination(PageNumberPagination):
+    page_size = 20
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+
+class TableListApi(TableApi):
+    """List tables (filters: game, status, mine) or open a new one."""
+
+    class FilterSerializer(serializers.Serializer):
+        game = serializers.ChoiceField(choices=list(rules.GAMES), required=False)
+        status = serializers.ChoiceField(choices=TableStatus.choices, required=False)
+        mine = serializers.BooleanField(required=False, default=False)
+
+    class InputSerializer(serializers.Serializer):
+        game = serializers.CharField(max_length=32)
+        players = serializers.IntegerField()
+        options = serializers.JSONField(required=False, default=dict)
+        rated = serializers.BooleanField(required=False, default=False)
+        watch = serializers.BooleanField(
+            required=False,
+            default=False,
+            help_text="True: the creator only watches instead of taking seat 0.",
+        )
+
+    @extend_schema(
+        parameters=[FilterSerializer],
+        responses={200: TableSummaryOutputSerializer(many=True)},
+    )
+    def get(self, request: Request) -> Response:
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        tables = selectors.table_list(user=_user(request), **filters.validated_data)
+        paginator = TablePagination()
+        page = paginator.paginate_queryset(tables, request, view=self)
+        data = [selectors.table_summary(table=table) for table in page or []]
+        return paginator.get_paginated_response(
+            TableSummaryOutputSerializer(data, many=True).data
+        )
+
+    @extend_schema(request=InputSerializer, responses={201: TableOutputSerializer})
+    def post(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        table = services.table_create(user=request.user, **serializer.validated_data)
+        return _table_response(request, table.pk, status.HTTP_201_CREATED)
+
+
+class TableDetailApi(TableApi):
+    """The table as the requester sees it: seats, seq, view, legal actions."""
+
+    @extend_schema(responses={200: TableOutputSerializer})
+    def get(self, request: Request, table_id: int) -> Response:
+        return _table_response(request, table_id)
+
+
+class TableJoinApi(TableApi):
+    """Take a seat in the lobby (a given one, or the lowest free one)."""
+
+    class InputSerializer(serializers.Serializer):
+        seat = serializers.IntegerField(required=False, allow_null=True)
+
+    @extend_schema(request=InputSerializer, responses={200: TableOutputSerializer})
+    def post(self, request: Request, table_id: int) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.table_join(
+            table_id=table_id, user=request.user, **serializer.validated_data
+        )
+        return _table_response(request, table_id)
+
+
+class TableLeaveApi(TableApi):
+    """Leave: frees the seat in the lobby; a bot takes it over in play."""
+
+    @extend_schema(request=None, responses={200: TableOutputSerializer})
+    def post(self, request: Request, table_id: int) -> Response:
+        services.table_leave(table_id=table_id, user=request.user)
+        return _table_response(request, table_id)
+
+
+class TableBotAddApi(TableApi):
+    """Seat a house bot (creator only)."""
+
+    class InputSerializer(serializers.Serializer):
+        seat = serializers.IntegerField(required=False, allow_null=True)
+        level = serializers.CharField(required=False, default="basic", max_length=16)
+
+    @extend_schema(request=InputSerializer, responses={200: TableOutputSerializer})
+    def post(self, request: Request, table_id: int) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.table_add_bot(
+            table_id=table_id, user=request.user, **serializer.validated_data
+        )
+        return _table_response(request, table_id)
+
+
+class TableStartApi(TableApi):
+    """Deal (creator only, every seat filled)."""
+
+    @extend_schema(request=None, responses={200: TableOutputSerializer})
+    def post(self, request: Request, table_id: int) -> Response:
+        services.table_start(table_id=table_id, user=request.user)
+        return _table_response(request, table_id)
+
+
+class ActionSubmitApi(TableApi):
+    """Play a move from the requester's seat."""
+
+    class InputSerializer(serializers.Serializer):
+        action = serializers.JSONField(
+            help_text='One of the table\'s legal_actions, e.g. {"type": "pass"}.'
+        )
+        expected_seq = serializers.IntegerField(required=False, min_value=0)
+        command_id = serializers.CharField(required=False, min_length=1, max_length=64)
+
+    class OutputSerializer(serializers.Serializer):
+        seq = serializers.IntegerField()
+        status = serializers.ChoiceField(choices=TableStatus.choices)
+        view = serializers.DictField()
+        legal_actions = serializers.ListField(child=serializers.DictField())
+
+    @extend_schema(request=InputSerializer, responses={200: OutputSerializer})
+    def post(self, request: Request, table_id: int) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        result = services.action_submit(
+            table_id=table_id, user=request.user, **serializer.validated_data
+        )
+        return Response(self.OutputSerializer(result).data)
+
+
+class EventListApi(TableApi):
+    """The table's events after ``after``, redacted for the requester."""
+
+    class FilterSerializer(serializers.Serializer):
+        after = serializers.IntegerField(required=False, default=0, min_value=0)
+
+    @extend_schema(
+        parameters=[FilterSerializer],
+        responses={200: EventOutputSerializer(many=True)},
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        table = selectors.table_get(table_id=table_id)
+        events = selectors.event_list(
+            table=table, user=_user(request), **filters.validated_data
+        )
+        return Response(EventOutputSerializer(events, many=True).data)
+
+
+class ExportTableOutputSerializer(TableSummaryOutputSerializer):
+    seat = serializers.IntegerField(allow_null=True)
+
+
+class TableExportApi(TableApi):
+    """The whole match as JSON, redacted for the requester."""
+
+    class OutputSerializer(serializers.Serializer):
+        table = ExportTableOutputSerializer()
+        events = EventOutputSerializer(many=True)
+
+    @extend_schema(responses={200: OutputSerializer})
+    def get(self, request: Request, table_id: int) -> Response:
+        table = selectors.table_get(table_id=table_id)
+        export = selectors.table_export(table=table, user=_user(request))
+        return Response(self.OutputSerializer(export).data)
+
+
+class TableVerifyApi(TableApi):
+    """The fairness check of a finished match (409 before the end)."""
+
+    class OutputSerializer(serializers.Serializer):
+        table = serializers.IntegerField()
+        seed = serializers.CharField()
+        seed_sha256 = serializers.CharField()
+        ok = serializers.BooleanField()
+        checked = serializers.IntegerField(help_text="Shuffles re-derived.")
+        problems = serializers.ListField(child=serializers.CharField())
+
+    @extend_schema(responses={200: OutputSerializer})
+    def get(self, request: Request, table_id: int) -> Response:
+        table = selectors.table_get(table_id=table_id)
+        return Response(self.OutputSerializer(selectors.table_verify(table=table)).data)

@@ -1,0 +1,67 @@
+"""The games admin: events read-only and redacted in play; tables kept."""
+
+import pytest
+from django.test import Client
+
+from games.models import GameEvent
+from tests.accounts.factories import UserFactory
+from tests.games.factories import TableFactory
+from tests.games.tables import SEED, play_to_end, table_started
+
+pytestmark = pytest.mark.django_db
+
+
+def test_events_cannot_be_added_changed_or_deleted(admin_client: Client) -> None:
+    table = table_started(seating=[UserFactory(), UserFactory()])
+    event = GameEvent.objects.get(table=table, seq=1)
+
+    listing = admin_client.get("/admin/games/gameevent/")
+    add = admin_client.get("/admin/games/gameevent/add/")
+    delete = admin_client.get(f"/admin/games/gameevent/{event.pk}/delete/")
+    change = admin_client.post(
+        f"/admin/games/gameevent/{event.pk}/change/", {"type": "alkort.x"}
+    )
+
+    assert listing.status_code == 200
+    assert (add.status_code, delete.status_code, change.status_code) == (403, 403, 403)
+    assert GameEvent.objects.get(pk=event.pk).type == "alkort.match_started"
+
+
+def test_in_play_staff_see_events_as_a_spectator(admin_client: Client) -> None:
+    table = table_started(seating=[UserFactory(), UserFactory()])
+    deal = GameEvent.objects.get(table=table, seq=2)
+    hand = deal.payload["hands"][0][0]
+
+    page = admin_client.get(f"/admin/games/gameevent/{deal.pk}/change/")
+
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "alkort.cards_dealt" in text
+    assert f"&#x27;{hand}&#x27;" not in text and SEED not in text
+
+
+def test_after_the_end_staff_see_everything(admin_client: Client) -> None:
+    table = play_to_end(
+        table_started(seating=[UserFactory(), UserFactory()], options={"target": 1})
+    )
+    start = GameEvent.objects.get(table=table, seq=1)
+
+    page = admin_client.get(f"/admin/games/gameevent/{start.pk}/change/")
+
+    assert SEED in page.content.decode()
+
+
+def test_a_table_with_events_offers_no_delete(admin_client: Client) -> None:
+    played = table_started(seating=[UserFactory(), UserFactory()])
+    lobby = TableFactory()
+
+    refused = admin_client.get(f"/admin/games/table/{played.pk}/delete/")
+    allowed = admin_client.get(f"/admin/games/table/{lobby.pk}/delete/")
+    page = admin_client.get(f"/admin/games/table/{played.pk}/change/")
+
+    assert (refused.status_code, allowed.status_code, page.status_code) == (
+        403,
+        200,
+        200,
+    )
+    assert SEED not in page.content.decode()  # no seed, no cached state
