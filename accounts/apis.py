@@ -52,6 +52,9 @@ class RegisterApi(APIView):
     permission_classes = [AllowAny]
 
     class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "RegisterOutput"
+
         id = serializers.IntegerField()
         username = serializers.CharField()
         token = serializers.CharField()
@@ -78,6 +81,9 @@ class TokenApi(APIView):
     permission_classes = [AllowAny]
 
     class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "TokenOutput"
+
         token = serializers.CharField()
 
     @extend_schema(

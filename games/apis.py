@@ -117,6 +117,9 @@ class GameListApi(APIView):
     permission_classes = [AllowAny]
 
     class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "GameOutput"
+
         name = serializers.CharField()
         title = serializers.CharField()
         min_players = serializers.IntegerField()
@@ -152,11 +155,17 @@ class TableListApi(TableApi):
     """List tables (filters: game, status, mine) or open a new one."""
 
     class FilterSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "TableListFilter"
+
         game = serializers.ChoiceField(choices=list(rules.GAMES), required=False)
         status = serializers.ChoiceField(choices=TableStatus.choices, required=False)
         mine = serializers.BooleanField(required=False, default=False)
 
     class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "TableCreateInput"
+
         game = serializers.CharField(max_length=32)
         players = serializers.IntegerField()
         options = serializers.JSONField(required=False, default=dict)
@@ -202,6 +211,9 @@ class TableJoinApi(TableApi):
     """Take a seat in the lobby (a given one, or the lowest free one)."""
 
     class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "TableJoinInput"
+
         seat = serializers.IntegerField(required=False, allow_null=True)
 
     @extend_schema(request=InputSerializer, responses={200: TableOutputSerializer})
@@ -227,6 +239,9 @@ class TableBotAddApi(TableApi):
     """Seat a house bot (creator only)."""
 
     class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "TableBotAddInput"
+
         seat = serializers.IntegerField(required=False, allow_null=True)
         level = serializers.CharField(required=False, default="basic", max_length=16)
 
@@ -253,6 +268,9 @@ class ActionSubmitApi(TableApi):
     """Play a move from the requester's seat."""
 
     class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "ActionSubmitInput"
+
         action = serializers.JSONField(
             help_text='One of the table\'s legal_actions, e.g. {"type": "pass"}.'
         )
@@ -260,6 +278,9 @@ class ActionSubmitApi(TableApi):
         command_id = serializers.CharField(required=False, min_length=1, max_length=64)
 
     class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "ActionSubmitOutput"
+
         seq = serializers.IntegerField()
         status = serializers.ChoiceField(choices=TableStatus.choices)
         view = serializers.DictField()
@@ -279,6 +300,9 @@ class EventListApi(TableApi):
     """The table's events after ``after``, redacted for the requester."""
 
     class FilterSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "EventListFilter"
+
         after = serializers.IntegerField(required=False, default=0, min_value=0)
 
     @extend_schema(
@@ -303,6 +327,9 @@ class TableExportApi(TableApi):
     """The whole match as JSON, redacted for the requester."""
 
     class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "TableExportOutput"
+
         table = ExportTableOutputSerializer()
         events = EventOutputSerializer(many=True)
 
@@ -317,6 +344,9 @@ class TableVerifyApi(TableApi):
     """The fairness check of a finished match (409 before the end)."""
 
     class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "TableVerifyOutput"
+
         table = serializers.IntegerField()
         seed = serializers.CharField()
         seed_sha256 = serializers.CharField()
