@@ -9,6 +9,7 @@ follow-up tasks run on commit only.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.db import transaction
@@ -26,6 +27,8 @@ from games.services.common import (
     state_load,
     table_lock_seats,
 )
+
+logger = logging.getLogger(__name__)
 
 
 def move_apply(
@@ -48,7 +51,7 @@ def move_apply(
     """
     game = rules.get_game(table.game)
     state = state_load(game, table)
-    events = game.decide(state, seat, action)
+    events = _decide(game, state, seat, action)
     for event in events:
         state = game.evolve(state, event)
     over = game.outcome(state) is not None
@@ -76,6 +79,34 @@ def move_apply(
         queue_bots=queue_bots,
     )
     return response
+
+
+def _decide(
+    game: rules.Game[Any], state: Any, seat: int, action: Any
+) -> list[rules.Event]:
+    """``game.decide``, answering a bad request with a rules error, never a crash.
+
+    The shape every game requires (a JSON object with a string ``type``) is
+    checked here too, with the rules' own messages: Alager's decide raised
+    TypeError for a non-string ``type`` (a list or an object). Any other
+    exception from the rules on a person's input is logged as the rules bug
+    it is and answered as a malformed action.
+    """
+    if not isinstance(action, dict):
+        raise rules.MalformedAction("An action must be a JSON object with a 'type'")
+    if not isinstance(action.get("type"), str):
+        raise rules.MalformedAction("An action needs a 'type' string")
+    try:
+        return game.decide(state, seat, action)
+    except rules.RulesError:
+        raise
+    except Exception as exc:
+        logger.exception(
+            "%s.decide crashed on %r from seat %s", game.name, action, seat
+        )
+        raise rules.MalformedAction(
+            "This action could not be read; check it against legal_actions"
+        ) from exc
 
 
 @transaction.atomic

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+import rules
 from games.models import GameEvent, Seat, Table
 from games.services import table_create
 from tests.accounts.factories import UserFactory
@@ -511,3 +512,49 @@ def test_a_command_id_reused_for_another_action(
         "command_reused",
         "Command 'k' was already used for another action.",
     )
+
+
+@pytest.mark.parametrize("kind", [[], {}, None, 7])
+def test_a_type_that_is_not_a_string_is_malformed_in_every_game(
+    player: Callable[..., Player], kind: Any
+) -> None:
+    """Alager's own decide crashed on a list or object ``type`` (a rules bug)."""
+    for game in ("alager", "alkort", "allegra"):
+        table = table_started(game=game, seating=[UserFactory(), UserFactory()])
+        to_act = rules.get_game(game).to_act(
+            rules.get_game(game).load_state(table.state)
+        )[0]
+        _refused(
+            player(seat_users(table)[to_act]),
+            "post",
+            f"/api/tables/{table.pk}/actions/",
+            {"action": {"type": kind, "discard": "4S"}},
+            400,
+            "malformed_action",
+            "An action needs a 'type' string",
+        )
+
+
+def test_a_rules_crash_on_input_is_a_400_and_logged(
+    player: Callable[..., Player],
+    playing: Table,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    game = rules.get_game("alkort")
+
+    def crash(*args: Any) -> None:
+        raise KeyError("card")
+
+    monkeypatch.setattr(game, "decide", crash)
+
+    _refused(
+        player(seat_users(playing)[1]),
+        "post",
+        f"/api/tables/{playing.pk}/actions/",
+        {"action": {"type": "pass"}},
+        400,
+        "malformed_action",
+        "This action could not be read; check it against legal_actions",
+    )
+    assert "alkort.decide crashed on {'type': 'pass'} from seat 1" in caplog.text
