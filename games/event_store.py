@@ -253,20 +253,25 @@ def append_with_projection(
     return new_seq
 
 
-def load(table: Table | int, *, after: int = 0) -> list[StoredEvent]:
-    """The table's events with ``seq > after``, in order, upcast to current."""
+def load(
+    table: Table | int, *, after: int = 0, until: int | None = None
+) -> list[StoredEvent]:
+    """The table's events with ``after < seq <= until``, in order, upcast."""
     table_id = table.pk if isinstance(table, Table) else table
-    rows = (
-        GameEvent.objects.filter(table_id=table_id, seq__gt=after)
-        .order_by("seq")
-        .values_list("seq", "type", "version", "payload", "seat", "created_at")
+    rows = GameEvent.objects.filter(table_id=table_id, seq__gt=after)
+    if until is not None:
+        rows = rows.filter(seq__lte=until)
+    values = rows.order_by("seq").values_list(
+        "seq", "type", "version", "payload", "seat", "created_at"
     )
     return [
         StoredEvent(seq, upcast(type_, version, payload), seat, created_at)
-        for seq, type_, version, payload, seat, created_at in rows
+        for seq, type_, version, payload, seat, created_at in values
     ]
 
 
-def load_events(table: Table | int, *, after: int = 0) -> list[rules.Event]:
+def load_events(
+    table: Table | int, *, after: int = 0, until: int | None = None
+) -> list[rules.Event]:
     """Just the ``rules.Event`` values (what ``game.replay`` takes)."""
-    return [stored.event for stored in load(table, after=after)]
+    return [stored.event for stored in load(table, after=after, until=until)]

@@ -45,10 +45,13 @@ class _History:
         self.seq = 0
 
     def up_to(self, seq: int) -> list[rules.Event]:
+        """Events 1..seq (never later ones, even if the table moved on)."""
         if seq < self.seq:  # pragma: no cover - seqs only grow
             self.events, self.seq = [], 0
         if seq > self.seq:
-            self.events.extend(event_store.load_events(self.table_id, after=self.seq))
+            self.events.extend(
+                event_store.load_events(self.table_id, after=self.seq, until=seq)
+            )
             self.seq = seq
         return self.events
 
@@ -108,9 +111,8 @@ def bot_turn_play(
         if table.status != TableStatus.PLAYING or table.seq != seq:
             return None
         seat = next((s for s in seats if s.index == bot.index), None)
-        if (
-            seat is None or seat.bot_level is None
-        ):  # pragma: no cover - seats are fixed in play
+        # Seats change in play only from a person to a bot, never back.
+        if seat is None or seat.bot_level is None:  # pragma: no cover
             return None
         try:
             result = move_apply(

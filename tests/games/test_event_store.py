@@ -114,6 +114,7 @@ def test_load_returns_events_after_a_seq_in_order() -> None:
         "seat": None,
     }
     assert event_store.load_events(table.pk) == [PLAYED, TAKEN, PLAYED]
+    assert event_store.load_events(table, after=1, until=2) == [TAKEN]
 
 
 def test_upcasters_upgrade_old_versions_on_load() -> None:
