@@ -245,7 +245,7 @@ class StrongPolicy(Policy):
         rollouts: int = 120,
         candidates: int = 4,
         horizon: int | None = None,
-        time_cap: float = 0.85,
+        time_cap: float = 0.75,
         others_weight: float = 0.3,
     ) -> None:
         self.rollouts = rollouts
