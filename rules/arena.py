@@ -119,10 +119,13 @@ def play_match(
     state = game.replay(events)
     rng = random.Random(seed)
     actions = 0
+    # Each seat's history, redacted once per event (not again at every decision).
+    seen = [[game.redact(e, o) for e in events] for o in range(len(policies))]
     while to_act := game.to_act(state):
         seat = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
         t = time.perf_counter()
-        action = policies[seat].choose(bot_input(game, state, events, seat), rng)
+        inp = bot_input(game, state, events, seat, redacted=seen[seat])
+        action = policies[seat].choose(inp, rng)
         spent = time.perf_counter() - t
         if stats is not None and levels is not None:
             s = stats[levels[seat]]
@@ -133,6 +136,8 @@ def play_match(
         for event in new:
             state = game.evolve(state, event)
         events.extend(new)
+        for other, history in enumerate(seen):
+            history.extend(game.redact(e, other) for e in new)
         actions += 1
         if actions > max_actions:
             raise RuntimeError(f"match {seed} did not end in {max_actions} actions")

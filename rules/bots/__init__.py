@@ -55,15 +55,29 @@ class RandomPolicy(Policy):
 
 
 def bot_input(
-    game: Game[Any], state: Any, events: Sequence[Event], seat: int
+    game: Game[Any],
+    state: Any,
+    events: Sequence[Event],
+    seat: int,
+    redacted: Sequence[Event] | None = None,
 ) -> BotInput:
-    """The seat-restricted input of a bot (the only code that reads the state)."""
+    """The seat-restricted input of a bot (the only code that reads the state).
+
+    ``redacted`` may pass the history already redacted for ``seat`` (callers
+    that play many moves keep it up to date instead of redacting every event
+    again at every decision); otherwise ``events`` are redacted here.
+    """
+    history = (
+        tuple(redacted)
+        if redacted is not None
+        else tuple(game.redact(e, seat) for e in events)
+    )
     return BotInput(
         game=game.name,
         seat=seat,
         view=game.view(state, seat),
         legal=tuple(game.legal_actions(state, seat)),
-        history=tuple(game.redact(e, seat) for e in events),
+        history=history,
     )
 
 
