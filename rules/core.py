@@ -34,7 +34,7 @@ work generically (a game lives in ``rules/<game>/`` and exposes ``GAME``):
   ARCHITECTURE.md §3 with no extra keys.
 - ``inventory``, ``standard_deck`` and ``resample_unseen`` serve the shared
   contract test in ``tests/rules/contract.py`` (``check_playouts``).
-- Decisions where a rules file is silent go to ``docs/rules-decisions-<game>.md``;
+- Decisions where a rules file is silent go to ``docs/rules-decisions.md``;
   actions and events are documented in ``docs/rules-api-<game>.md``.
 """
 

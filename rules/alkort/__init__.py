@@ -1,7 +1,7 @@
 """Alkort: the Icelandic trick-taking game for 2 players or 4 in partnerships.
 
 The rules are ``ALKORT.md`` (Part B is normative); decisions where it is silent
-are in ``docs/rules-decisions-alkort.md`` and the actions and events in
+are in ``docs/rules-decisions.md#alkort`` and the actions and events in
 ``docs/rules-api-alkort.md``.
 
 >>> import rules
