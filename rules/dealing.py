@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Iterator, Sequence
+import struct
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -54,30 +55,35 @@ def new_seed() -> str:
     return secrets.token_hex(32)
 
 
-def _stream(seed: int | str, k: int) -> Iterator[int]:
-    prefix = f"{seed_text(seed)}:{k}:"
-    counter = 0
-    while True:
-        digest = hashlib.sha256(f"{prefix}{counter}".encode()).digest()
-        for i in range(0, 32, 8):
-            yield int.from_bytes(digest[i : i + 8], "big")
-        counter += 1
-
-
-def _below(stream: Iterator[int], n: int) -> int:
-    limit = _MASK - (_MASK % n)
-    while True:
-        x = next(stream)
-        if x < limit:
-            return x % n
+_WORDS = struct.Struct(">4Q").unpack
 
 
 def shuffle(items: Sequence[T], seed: int | str, k: int) -> list[T]:
-    """The ``k``-th shuffle of ``items`` for ``seed`` (see the module docstring)."""
+    """The ``k``-th shuffle of ``items`` for ``seed`` (see the module docstring).
+
+    Steps 2-4 are inlined (one digest gives four numbers) because every deal of
+    every game runs through here; ``tests/rules/test_core.py`` checks the result
+    against a plain transcription of the documented algorithm.
+    """
     out = list(items)
-    stream = _stream(seed, k)
+    prefix = f"{seed_text(seed)}:{k}:"
+    sha256 = hashlib.sha256
+    words: tuple[int, ...] = ()
+    pos = 4
+    counter = 0
     for i in range(len(out) - 1, 0, -1):
-        j = _below(stream, i + 1)
+        n = i + 1
+        limit = _MASK - (_MASK % n)
+        while True:
+            if pos == 4:
+                words = _WORDS(sha256(f"{prefix}{counter}".encode()).digest())
+                counter += 1
+                pos = 0
+            x = words[pos]
+            pos += 1
+            if x < limit:
+                break
+        j = x % n
         out[i], out[j] = out[j], out[i]
     return out
 
