@@ -9,8 +9,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.alager.state import AlagerState, DealResult, with_
+from rules.alager.state import AlagerState, DealResult, setter, with_
 from rules.cards import Card
+from rules.core import Event
+
+_new = object.__new__
+_set_type = vars(Event)["type"].__set__
+_set_version = vars(Event)["version"].__set__
+_set_payload = vars(Event)["payload"].__set__
+
+
+def make_event(type_: str, payload: dict[str, Any]) -> Event:
+    """``Event(type_, 1, payload)``, built without the frozen ``__init__`` (hot path)."""
+    e = _new(Event)
+    _set_type(e, type_)
+    _set_version(e, 1)
+    _set_payload(e, payload)
+    return e
+
 
 MATCH_STARTED = "alager.match_started"
 DEAL_STARTED = "alager.deal_started"
@@ -69,13 +85,24 @@ def _deal_started(s: AlagerState, p: dict[str, Any]) -> AlagerState:
     )
 
 
+_hands_stock = setter("hands", "stock")
+_hands_discard = setter("hands", "discard")
+_after_draw = setter(
+    "hands", "stock", "pass_streak", "current", "turns_taken", "final_queue"
+)
+_after_swap = setter(
+    "hands", "table", "pass_streak", "current", "turns_taken", "final_queue"
+)
+_after_pass = setter("pass_streak", "current", "turns_taken", "final_queue")
+
+
 def _card_discarded(s: AlagerState, p: dict[str, Any]) -> AlagerState:
     seat, slot, card = p["seat"], p["slot"], p["card"]
     hand = s.hands[seat]
     hands = _set_hand(s, seat, hand[:slot] + hand[slot + 1 :])
     if p["face_down"]:
-        return with_(s, hands=hands, stock=s.stock + (card,))
-    return with_(s, hands=hands, discard=s.discard + (card,))
+        return _hands_stock(s, hands, s.stock + (card,))
+    return _hands_discard(s, hands, s.discard + (card,))
 
 
 def _stock_replenished(s: AlagerState, p: dict[str, Any]) -> AlagerState:
@@ -91,15 +118,7 @@ def _card_drawn(s: AlagerState, p: dict[str, Any]) -> AlagerState:
     hand = s.hands[seat]
     hands = _set_hand(s, seat, hand[:slot] + (s.stock[0],) + hand[slot:])
     current, turns, queue = _turn_over(s)
-    return with_(
-        s,
-        hands=hands,
-        stock=s.stock[1:],
-        pass_streak=0,
-        current=current,
-        turns_taken=turns,
-        final_queue=queue,
-    )
+    return _after_draw(s, hands, s.stock[1:], 0, current, turns, queue)
 
 
 def _card_swapped(s: AlagerState, p: dict[str, Any]) -> AlagerState:
@@ -109,41 +128,19 @@ def _card_swapped(s: AlagerState, p: dict[str, Any]) -> AlagerState:
     hands = _set_hand(s, seat, hand[:i] + (take,) + hand[i + 1 :])
     table = s.table[:slot] + (give,) + s.table[slot + 1 :]
     current, turns, queue = _turn_over(s)
-    return with_(
-        s,
-        hands=hands,
-        table=table,
-        pass_streak=0,
-        current=current,
-        turns_taken=turns,
-        final_queue=queue,
-    )
+    return _after_swap(s, hands, table, 0, current, turns, queue)
 
 
 def _hand_swapped(s: AlagerState, p: dict[str, Any]) -> AlagerState:
     seat = p["seat"]
     hands = _set_hand(s, seat, tuple(p["took"]))
     current, turns, queue = _turn_over(s)
-    return with_(
-        s,
-        hands=hands,
-        table=tuple(p["gave"]),
-        pass_streak=0,
-        current=current,
-        turns_taken=turns,
-        final_queue=queue,
-    )
+    return _after_swap(s, hands, tuple(p["gave"]), 0, current, turns, queue)
 
 
 def _passed(s: AlagerState, p: dict[str, Any]) -> AlagerState:
     current, turns, queue = _turn_over(s)
-    return with_(
-        s,
-        pass_streak=p["pass_streak"],
-        current=current,
-        turns_taken=turns,
-        final_queue=queue,
-    )
+    return _after_pass(s, p["pass_streak"], current, turns, queue)
 
 
 def _table_refreshed(s: AlagerState, p: dict[str, Any]) -> AlagerState:

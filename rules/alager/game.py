@@ -30,6 +30,7 @@ from rules.alager.events import (
     SPECIAL_ANNOUNCED,
     STOCK_REPLENISHED,
     TABLE_REFRESHED,
+    make_event,
 )
 from rules.alager.hands import special_kind
 from rules.alager.options import OPTIONS, max_players, resolve_rules
@@ -199,9 +200,8 @@ class AlagerGame(Game[AlagerState]):
             return self._decide_draw(state, seat, action, knock)
         if kind == "swap_all":
             hand = state.hands[seat]
-            event = Event(
+            event = make_event(
                 HAND_SWAPPED,
-                1,
                 {"seat": seat, "gave": list(hand), "took": list(state.table)},
             )
             return self._after_exchange(state, seat, state.table, [event], knock)
@@ -213,7 +213,7 @@ class AlagerGame(Game[AlagerState]):
             )
         if not self.konec_allowed(state):
             raise IllegalAction(self._konec_too_early(state))
-        event = Event(KONEC_CALLED, 1, self._konec_payload(state, seat, False))
+        event = make_event(KONEC_CALLED, self._konec_payload(state, seat, False))
         return self._after_turn(state, seat, [event], knocked=True)
 
     def _check_action(self, state: AlagerState, action: object) -> tuple[str, bool]:
@@ -262,9 +262,8 @@ class AlagerGame(Game[AlagerState]):
         slot = hand.index(card)
         face_down = state.rules.a1_discard_to == "stock_bottom"
         events = [
-            Event(
+            make_event(
                 CARD_DISCARDED,
-                1,
                 {"seat": seat, "card": card, "slot": slot, "face_down": face_down},
             )
         ]
@@ -275,7 +274,9 @@ class AlagerGame(Game[AlagerState]):
             replenish, stock = self._replenish(state, state.discard + (card,))
             events.append(replenish)
         drawn = stock[0]
-        events.append(Event(CARD_DRAWN, 1, {"seat": seat, "card": drawn, "slot": slot}))
+        events.append(
+            make_event(CARD_DRAWN, {"seat": seat, "card": drawn, "slot": slot})
+        )
         new_hand = hand[:slot] + (drawn,) + hand[slot + 1 :]
         return self._after_exchange(state, seat, new_hand, events, knock)
 
@@ -292,18 +293,18 @@ class AlagerGame(Game[AlagerState]):
             raise IllegalAction(f"{take} is not on the table (the table is {on_table})")
         slot = state.table.index(take)
         hand_slot = hand.index(give)
-        event = Event(
-            CARD_SWAPPED, 1, {"seat": seat, "give": give, "take": take, "slot": slot}
+        event = make_event(
+            CARD_SWAPPED, {"seat": seat, "give": give, "take": take, "slot": slot}
         )
         new_hand = hand[:hand_slot] + (take,) + hand[hand_slot + 1 :]
         return self._after_exchange(state, seat, new_hand, [event], knock)
 
     def _decide_pass(self, state: AlagerState, seat: int) -> list[Event]:
         if state.phase != "normal":
-            event = Event(PASSED, 1, {"seat": seat, "pass_streak": 0})
+            event = make_event(PASSED, {"seat": seat, "pass_streak": 0})
             return self._after_turn(state, seat, [event], knocked=False)
         streak = state.pass_streak + 1
-        events = [Event(PASSED, 1, {"seat": seat, "pass_streak": streak})]
+        events = [make_event(PASSED, {"seat": seat, "pass_streak": streak})]
         if streak == len(state.order):  # §8: everyone passed in a row
             stock = state.stock
             if len(stock) < 3:
@@ -311,9 +312,8 @@ class AlagerGame(Game[AlagerState]):
                 events.append(replenish)
             stock = stock + state.table
             events.append(
-                Event(
+                make_event(
                     TABLE_REFRESHED,
-                    1,
                     {
                         "removed": list(state.table),
                         "table": list(stock[:3]),
@@ -358,7 +358,7 @@ class AlagerGame(Game[AlagerState]):
             )
         if knock:
             events.append(
-                Event(KONEC_CALLED, 1, self._konec_payload(state, seat, True))
+                make_event(KONEC_CALLED, self._konec_payload(state, seat, True))
             )
         return self._after_turn(state, seat, events, knocked=knock)
 

@@ -123,6 +123,13 @@ class AlagerState:
     last_deal: DealResult | None
 
 
+def _slot_setters(cls: type) -> tuple[list[str], dict[str, Any]]:
+    names = [f for f in cls.__slots__ if not f.startswith("__")]  # type: ignore[attr-defined]
+    namespace: dict[str, Any] = {"new": object.__new__, "C": cls}
+    namespace.update({f"S_{n}": getattr(cls, n).__set__ for n in names})
+    return names, namespace
+
+
 def _make_replacer(cls: type) -> Any:
     """A fast ``dataclasses.replace`` for one frozen, slotted dataclass.
 
@@ -132,15 +139,30 @@ def _make_replacer(cls: type) -> Any:
     instead (same result, about a third of the time). Only keyword arguments
     naming fields are accepted, as with ``replace``.
     """
-    names = [f for f in cls.__slots__ if not f.startswith("__")]  # type: ignore[attr-defined]
-    missing = object()
+    names, namespace = _slot_setters(cls)
+    namespace["_M"] = object()
     params = ", ".join(f"{n}=_M" for n in names)
     body = "".join(f"    S_{n}(o, s.{n} if {n} is _M else {n})\n" for n in names)
     source = f"def with_(s, *, {params}):\n    o = new(C)\n{body}    return o\n"
-    namespace: dict[str, Any] = {"new": object.__new__, "C": cls, "_M": missing}
-    namespace.update({f"S_{n}": getattr(cls, n).__set__ for n in names})
-    exec(source, namespace)
+    exec(source, namespace)  # noqa: S102 - built from the class's own field names
     return namespace["with_"]
+
+
+def setter(*changed: str) -> Callable[..., AlagerState]:
+    """A copy function for the hottest evolvers: ``setter("a", "b")(state, a, b)``.
+
+    Positional, and with no per-field test of which fields change: a further
+    third off ``with_`` for the few events every turn produces.
+    """
+    names, namespace = _slot_setters(AlagerState)
+    unknown = set(changed) - set(names)
+    if unknown:
+        raise TypeError(f"AlagerState has no field {min(unknown)!r}")
+    body = "".join(f"    S_{n}(o, {n if n in changed else 's.' + n})\n" for n in names)
+    source = f"def copy(s, {', '.join(changed)}):\n    o = new(C)\n{body}    return o\n"
+    exec(source, namespace)  # noqa: S102 - built from the class's own field names
+    result: Callable[..., AlagerState] = namespace["copy"]
+    return result
 
 
 #: ``with_(state, current=2, pass_streak=0)``: a copy of ``state`` with those fields.
