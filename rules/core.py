@@ -467,6 +467,42 @@ class Game(ABC, Generic[S]):
 # ---------------------------------------------------------------- helpers for games
 
 
+def match_started(
+    game: str,
+    *,
+    players: int,
+    options: Mapping[str, Any],
+    seed: str,
+    decks: Iterable[Iterable[Any]] = (),
+) -> Event:
+    """The opening ``<game>.match_started`` event every game records.
+
+    It carries the secret ``seed`` and any given ``decks`` (stripped by
+    ``redact`` for every seat) beside the public commitment ``seed_sha256``.
+    """
+    from rules import dealing
+
+    return Event(
+        f"{game}.match_started",
+        1,
+        {
+            "players": players,
+            "options": dict(options),
+            "seed_sha256": dealing.seed_hash(seed),
+            "seed": seed,
+            "decks": [list(d) for d in decks],
+        },
+    )
+
+
+def match_ended(
+    game: str, *, outcome: Mapping[str, Any] | None, seed: str, **facts: Any
+) -> Event:
+    """The closing ``<game>.match_ended`` event: the outcome and the revealed seed."""
+    result = None if outcome is None else dict(outcome)
+    return Event(f"{game}.match_ended", 1, {"outcome": result, **facts, "seed": seed})
+
+
 def strip_secrets(event: Event) -> Event:
     """Drop the match-wide secret keys from an event's payload, if present."""
     if not any(k in event.payload for k in SECRET_KEYS):

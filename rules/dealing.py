@@ -45,6 +45,11 @@ def seed_text(seed: int | str) -> str:
     return str(seed)
 
 
+def seed_or_new(seed: int | str | None) -> str:
+    """The text of a given seed, or a fresh secret one when none is given."""
+    return new_seed() if seed is None else seed_text(seed)
+
+
 def seed_hash(seed: int | str) -> str:
     """The public commitment to a seed: hex SHA-256 of its text."""
     return hashlib.sha256(seed_text(seed).encode()).hexdigest()

@@ -24,7 +24,6 @@ from rules.alager.events import (
     EVOLVERS,
     HAND_SWAPPED,
     KONEC_CALLED,
-    MATCH_ENDED,
     MATCH_STARTED,
     PASSED,
     SPECIAL_ANNOUNCED,
@@ -47,6 +46,8 @@ from rules.core import (
     MalformedAction,
     NotYourTurn,
     Seat,
+    match_ended,
+    match_started,
     outcome_from_scores,
     require_keys,
     require_type,
@@ -99,18 +100,14 @@ class AlagerGame(Game[AlagerState]):
         opts = self.validate_options(options)
         self.validate_players(players, opts)
         rules = resolve_rules(opts, players)
-        seed_text = dealing.new_seed() if seed is None else dealing.seed_text(seed)
+        seed_text = dealing.seed_or_new(seed)
         decks = self._check_decks(deck, opts)
-        first = Event(
-            MATCH_STARTED,
-            1,
-            {
-                "players": players,
-                "options": rules.as_options(),
-                "seed_sha256": dealing.seed_hash(seed_text),
-                "seed": seed_text,
-                "decks": [list(d) for d in decks],
-            },
+        first = match_started(
+            "alager",
+            players=players,
+            options=rules.as_options(),
+            seed=seed_text,
+            decks=decks,
         )
         state = self.evolve(None, first)
         return [first, *self._deal_events(state)]
@@ -400,14 +397,11 @@ class AlagerGame(Game[AlagerState]):
         state = self._fold(state, events)
         if result.next_dealer is None:
             outcome = self.outcome(with_(state, phase="over"))
-            end = Event(
-                MATCH_ENDED,
-                1,
-                {
-                    "outcome": outcome,
-                    "penalties": list(state.penalties),
-                    "seed": state.chance.seed,
-                },
+            end = match_ended(
+                "alager",
+                outcome=outcome,
+                penalties=list(state.penalties),
+                seed=state.chance.seed,
             )
             return [*events, end]
         return events + self._deal_events(state)

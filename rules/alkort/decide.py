@@ -25,6 +25,7 @@ from rules.core import (
     MalformedAction,
     UnknownAction,
     check_turn,
+    match_ended,
     outcome_from_scores,
     require_keys,
     require_type,
@@ -213,9 +214,7 @@ def _end_of_deal(state: State, sides: list[int], next_deal: bool) -> list[Event]
         outcome = outcome_from_scores(
             [scores[side_of(s)] for s in range(players)], lower_is_better=False
         )
-        ended = Event(
-            ev.MATCH_ENDED, 1, {"outcome": outcome, "seed": match.chance.seed}
-        )
+        ended = match_ended("alkort", outcome=outcome, seed=match.chance.seed)
         return [scored, ended]
     dealer = (state.deal.dealer + 1) % match.players
     return [scored, ev.cards_dealt(match, state.deal.number + 1, dealer)]

@@ -25,6 +25,7 @@ from rules.core import (
     MalformedAction,
     Option,
     Seat,
+    match_started,
 )
 
 
@@ -62,18 +63,10 @@ class Alkort(Game[State]):
             raise InvalidOptions(
                 f"Option 'first_dealer' must be a seat from 0 to {players - 1}"
             )
-        text = dealing.new_seed() if seed is None else dealing.seed_text(seed)
+        text = dealing.seed_or_new(seed)
         decks = [_check_deck(d, i) for i, d in enumerate(dealing.normalise_decks(deck))]
-        started = Event(
-            ev.MATCH_STARTED,
-            1,
-            {
-                "players": players,
-                "options": opts,
-                "seed_sha256": dealing.seed_hash(text),
-                "seed": text,
-                "decks": decks,
-            },
+        started = match_started(
+            "alkort", players=players, options=opts, seed=text, decks=decks
         )
         state = evolve_state(None, started)
         return [started, ev.cards_dealt(state.match, 1, opts["first_dealer"])]

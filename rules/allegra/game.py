@@ -20,7 +20,15 @@ from rules.allegra.options import (
 )
 from rules.allegra.rounds import deal_event
 from rules.allegra.state import AllegraState
-from rules.core import Action, Event, Game, InvalidOptions, Option, Seat
+from rules.core import (
+    Action,
+    Event,
+    Game,
+    InvalidOptions,
+    Option,
+    Seat,
+    match_started,
+)
 
 
 class Allegra(Game[AllegraState]):
@@ -51,7 +59,7 @@ class Allegra(Game[AllegraState]):
         self.validate_players(players, opts)
         opts = resolve(opts, players)
         rules = Rules.from_options(opts)
-        text = dealing.new_seed() if seed is None else dealing.seed_text(seed)
+        text = dealing.seed_or_new(seed)
         decks = dealing.normalise_decks(deck)
         full = Counter(standard_deck_for(rules))
         for d in decks:
@@ -62,16 +70,8 @@ class Allegra(Game[AllegraState]):
                     f"A given deck must hold exactly the {sum(full.values())} cards "
                     "of the match's deck, in any order"
                 )
-        started = Event(
-            "allegra.match_started",
-            1,
-            {
-                "players": players,
-                "options": opts,
-                "seed_sha256": dealing.seed_hash(text),
-                "seed": text,
-                "decks": [list(d) for d in decks],
-            },
+        started = match_started(
+            "allegra", players=players, options=opts, seed=text, decks=decks
         )
         chance = dealing.Chance(text, decks)
         return [started, deal_event(players, rules, chance, 1, rules.first_player)]

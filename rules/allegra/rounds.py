@@ -15,7 +15,7 @@ from rules.allegra.geometry import Geometry, geometry
 from rules.allegra.options import Rules, standard_deck_for
 from rules.allegra.state import AllegraState, RoundResult
 from rules.allegra.triples import find_triples
-from rules.core import Event, outcome_from_scores
+from rules.core import Event, match_ended, outcome_from_scores
 from rules.dealing import Chance
 
 
@@ -146,13 +146,10 @@ def end_of_round(
     else:
         results = (*st.results, result)
         events.append(
-            Event(
-                "allegra.match_ended",
-                1,
-                {
-                    "outcome": outcome_for(rules, tuple(totals), results),
-                    "seed": st.chance.seed,
-                },
+            match_ended(
+                "allegra",
+                outcome=outcome_for(rules, tuple(totals), results),
+                seed=st.chance.seed,
             )
         )
     return events
