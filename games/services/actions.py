@@ -134,16 +134,15 @@ def action_submit(
       ``IllegalAction`` (``not_your_turn``, ``malformed_action`` …) rolls
       everything back.
     """
-    table, seats = table_lock_seats(table_id, command_id=command_id)
+    table, seats, done = table_lock_seats(table_id, command_id=command_id)
     seat = person_seat(seats, user, table)
-    done: dict[str, Any] | None = getattr(seat, "done_response", None)
-    if done is not None:
-        if seat.done_action != action:  # type: ignore[attr-defined]
+    if seat.index in done:
+        if done[seat.index].action != action:
             raise Conflict(
                 "command_reused",
                 f"Command {command_id!r} was already used for another action.",
             )
-        return done
+        return done[seat.index].response
     require_playing(table)
     if expected_seq is not None and expected_seq != table.seq:
         raise Conflict(

@@ -107,7 +107,7 @@ def bot_turn_play(
     events = (history or _History(table_id)).up_to(seq)
     action = bot_choose(game, state, events, table, bot.index, bot.bot_level or "")
     with transaction.atomic():
-        table, seats = table_lock_seats(table_id)
+        table, seats, _ = table_lock_seats(table_id)
         if table.status != TableStatus.PLAYING or table.seq != seq:
             return None
         seat = next((s for s in seats if s.index == bot.index), None)

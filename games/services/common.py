@@ -10,6 +10,7 @@ rolled-back change.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -42,15 +43,23 @@ ORDER BY s."index"
 """
 
 
+@dataclass(frozen=True)
+class DoneCommand:
+    """A command a seat already sent: the action and the answer it got."""
+
+    action: Any
+    response: dict[str, Any]
+
+
 def table_lock_seats(
     table_id: int, *, command_id: str | None = None
-) -> tuple[Table, list[Seat]]:
+) -> tuple[Table, list[Seat], dict[int, DoneCommand]]:
     """Lock the table row, then read its seats (the hot path: two queries).
 
-    Each seat also carries ``done_action`` and ``done_response``: what that
-    seat's command with ``command_id`` did, if it was processed already
-    (else None). One plain query does both (it runs once per move, so it is
-    written in SQL rather than composed by the ORM each time).
+    Also returns, per seat index, the command with ``command_id`` that seat
+    already sent, if any (for idempotent retries). One plain query reads both
+    (it runs once per move, so it is written in SQL rather than composed by
+    the ORM each time).
 
     The seats are read by a second statement on purpose: a statement that
     waited for the row lock still sees every other row as it was when it
@@ -62,13 +71,14 @@ def table_lock_seats(
         cursor.execute(_SEATS_SQL, [command_id, table_id])
         rows = cursor.fetchall()
     seats = []
+    done: dict[int, DoneCommand] = {}
     for pk, index, user_id, bot_level, action, response in rows:
         seat = Seat(id=pk, table=table, index=index, user_id=user_id)
         seat.bot_level = bot_level
-        seat.done_action = _json(action)  # type: ignore[attr-defined]
-        seat.done_response = _json(response)  # type: ignore[attr-defined]
         seats.append(seat)
-    return table, seats
+        if response is not None:
+            done[index] = DoneCommand(_json(action), _json(response))
+    return table, seats, done
 
 
 def _json(value: Any) -> Any:
