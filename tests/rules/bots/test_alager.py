@@ -18,6 +18,7 @@ from rules.bots.alager import (
 )
 from rules.cards import deck32, deck52
 from tests.rules.alager.helpers import Match, stack
+from tests.rules.bots import checks
 
 GAME = rules.get_game("alager")
 # A small budget keeps the tests quick; the search is the same.
@@ -40,17 +41,8 @@ OPTIONS = [
 
 
 def play_match(policies, seed, options=None):
-    """A whole match; yields (state, events, seat, input, action) at every decision."""
-    events = GAME.start(len(policies), options or {}, seed=seed)
-    state = GAME.replay(events)
-    rng = random.Random(seed)
-    while to_act := GAME.to_act(state):
-        seat = to_act[0]
-        inp = bot_input(GAME, state, events, seat)
-        action = policies[seat].choose(inp, rng)
-        yield state, events, seat, inp, action
-        state, new = GAME.apply(state, seat, action)
-        events = [*events, *new]
+    """A whole match; Alager has one seat to act at a time (no rng draw for it)."""
+    return checks.play_match(GAME, policies, seed, options, any_order=False)
 
 
 @pytest.mark.parametrize("players", [2, 3, 5])
@@ -58,59 +50,39 @@ def play_match(policies, seed, options=None):
 def test_every_level_plays_legal_moves_only(level, players):
     """Seeded matches against basic, over several option sets: every choice is legal."""
     matches = (2 if players > 3 else 4) if level == "strong" else 12
-    decisions = 0
-    for m in range(matches):
-        policies = [
-            LEVELS[level] if s % 2 == m % 2 else LEVELS["basic"] for s in range(players)
-        ]
-        options = OPTIONS[m % len(OPTIONS)]
-        if players > 4 and options.get("deck") == 32:
-            options = {**options, "deck": 52}
-        for *_, inp, action in play_match(policies, f"legal-{level}-{m}", options):
-            assert action in inp.legal
-            decisions += 1
-    assert decisions > 3 * matches
+    options = [
+        {**o, "deck": 52} if players > 4 and o.get("deck") == 32 else o for o in OPTIONS
+    ]
+    kinds = checks.check_legal_play(
+        GAME,
+        players,
+        LEVELS[level],
+        LEVELS["basic"],
+        matches=matches,
+        seed=f"legal-{level}",
+        options=options,
+        any_order=False,
+    )
+    assert kinds.total() > 3 * matches
 
 
 @pytest.mark.parametrize("level", ["basic", "strong"])
 def test_bots_are_deterministic_given_the_rng(level):
-    policy = LEVELS[level]
-    checked = 0
-    for state, events, seat, inp, _ in play_match(
-        [LEVELS["basic"]] * 3, "same", {"penalty_limit": 3}
-    ):
-        if len(inp.legal) > 1 and checked < 12:
-            first = policy.choose(inp, random.Random(5))
-            again = policy.choose(
-                bot_input(GAME, state, events, seat), random.Random(5)
-            )
-            assert first == again
-            checked += 1
-    assert checked == 12
+    plays = play_match([LEVELS["basic"]] * 3, "same", {"penalty_limit": 3})
+    checks.check_deterministic(GAME, LEVELS[level], plays)
 
 
 @pytest.mark.parametrize("players", [2, 4])
 @pytest.mark.parametrize("level", ["basic", "strong"])
 def test_no_peeking(level, players):
     """Reshuffling the cards a seat cannot see never changes its bot's choice."""
-    policy = LEVELS[level]
-    rng = random.Random(players)
-    checked = 0
-    for state, events, seat, inp, _action in play_match(
+    plays = play_match(
         [LEVELS["basic"]] * players, f"peek-{players}", {"penalty_limit": 2}
-    ):
-        if checked >= 10 or len(inp.legal) == 1:
-            continue
-        alt_events = GAME.resample_unseen(events, seat, rng)
-        alt_state = GAME.replay(alt_events)
-        assert alt_state != state  # the resample did rename cards
-        mine = policy.choose(inp, random.Random(9))
-        theirs = policy.choose(
-            bot_input(GAME, alt_state, alt_events, seat), random.Random(9)
-        )
-        assert mine == theirs
-        checked += 1
-    assert checked == 10
+    )
+    renamed = checks.check_no_peeking(
+        GAME, LEVELS[level], [plays], rng=random.Random(players), limit=10
+    )
+    assert renamed == 10
 
 
 def test_draw_value_is_the_mean_over_the_unseen_cards():

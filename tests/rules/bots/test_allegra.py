@@ -10,6 +10,7 @@ import rules
 from rules.allegra.determinise import determinise
 from rules.bots import RandomPolicy, bot_input, get_bot
 from rules.bots.allegra import BasicPolicy, StrongPolicy
+from tests.rules.bots import checks
 
 GAME = rules.get_game("allegra")
 # A small budget keeps the tests quick; the search is the same.
@@ -22,21 +23,8 @@ SHORT = {"rounds": 1}
 
 
 def play_match(policies, seed, options=None):
-    """A whole match; yields (state, events, seat, input, action) at every decision.
-
-    When several seats are to act (the knock window), a random one answers
-    first, so bots answer out of turn in every order.
-    """
-    events = GAME.start(len(policies), options or {}, seed=seed)
-    state = GAME.replay(events)
-    rng = random.Random(seed)
-    while to_act := GAME.to_act(state):
-        seat = rng.choice(to_act)
-        inp = bot_input(GAME, state, events, seat)
-        action = policies[seat].choose(inp, rng)
-        yield state, events, seat, inp, action
-        state, new = GAME.apply(state, seat, action)
-        events = [*events, *new]
+    """A whole match; in a knock window a random seat answers first."""
+    return checks.play_match(GAME, policies, seed, options)
 
 
 def test_the_registry_knows_both_levels():
@@ -49,17 +37,15 @@ def test_the_registry_knows_both_levels():
 def test_every_level_plays_legal_moves_only(level, players):
     """Seeded matches against basic: every choice, knock answers included, is legal."""
     matches = 1 if level == "strong" else 3
-    kinds: Counter[str] = Counter()
-    for m in range(matches):
-        policies = [
-            LEVELS[level] if s % 2 == m % 2 else LEVELS["basic"] for s in range(players)
-        ]
-        options = {**SHORT, "deck": "published"} if m % 2 else SHORT
-        for _state, _events, _seat, inp, action in play_match(
-            policies, f"legal-{level}-{players}-{m}", options
-        ):
-            assert action in inp.legal
-            kinds[action["type"]] += 1
+    kinds = checks.check_legal_play(
+        GAME,
+        players,
+        LEVELS[level],
+        LEVELS["basic"],
+        matches=matches,
+        seed=f"legal-{level}-{players}",
+        options=[SHORT, {**SHORT, "deck": "published"}],
+    )
     assert kinds["reveal"] == 2 * players * matches
     assert kinds["pass"] > 0 and kinds["draw"] > 0
 
@@ -78,39 +64,19 @@ def test_basic_knocks_and_gives_when_it_helps():
 
 @pytest.mark.parametrize("level", ["basic", "strong"])
 def test_bots_are_deterministic_given_the_rng(level):
-    policy = LEVELS[level]
-    checked = 0
-    for state, events, seat, inp, _ in play_match([LEVELS["basic"]] * 3, "same"):
-        if len(inp.legal) > 1 and checked < 12:
-            first = policy.choose(inp, random.Random(5))
-            again = policy.choose(
-                bot_input(GAME, state, events, seat), random.Random(5)
-            )
-            assert first == again
-            checked += 1
-    assert checked == 12
+    plays = play_match([LEVELS["basic"]] * 3, "same")
+    checks.check_deterministic(GAME, LEVELS[level], plays)
 
 
 @pytest.mark.parametrize("players", [2, 4])
 @pytest.mark.parametrize("level", ["basic", "strong"])
 def test_no_peeking(level, players):
     """Reshuffling the cards a seat cannot see never changes its bot's choice."""
-    policy = LEVELS[level]
-    rng = random.Random(players)
-    compared = 0
     plays = play_match([LEVELS["basic"]] * players, f"peek-{players}", SHORT)
-    for n, (_state, events, seat, inp, _) in enumerate(plays):
-        if n % 3 or len(inp.legal) == 1:
-            continue
-        alt_events = GAME.resample_unseen(events, seat, rng)
-        alt = bot_input(GAME, GAME.replay(alt_events), alt_events, seat)
-        assert alt.view == inp.view and alt.legal == inp.legal
-        assert alt.history == inp.history
-        assert policy.choose(alt, random.Random(n)) == policy.choose(
-            inp, random.Random(n)
-        )
-        compared += 1
-    assert compared > 10
+    renamed = checks.check_no_peeking(
+        GAME, LEVELS[level], [plays], rng=random.Random(players), every=3
+    )
+    assert renamed > 10
 
 
 def test_determinised_states_look_the_same_to_the_seat():
