@@ -100,16 +100,14 @@ def test_p2_all_pass_refresh_with_a_short_stock():
 
 def test_e1_konec_with_two_players_tied_for_lowest():
     """§18 E1: P1 and P3 tie at 9 and both take +1; the game continues."""
-    targets = [0, 2, 2, 3, 3, 3]  # P0 1, P1 0, P2 2, P3 3
-    decks = quick_decks(4, 0, targets)
     hands = {
         0: ["KS", "5C", "4D"],
         1: ["9H", "8C", "2D"],
         2: ["AH", "TH", "6H"],
         3: ["7C", "2S", "9D"],
     }
-    decks.append(stack(4, 2, hands, table=["QS", "3H", "4S"]))
-    m = Match(4, {}, decks)
+    targets = [0, 2, 2, 3, 3, 3]  # P0 1, P1 0, P2 2, P3 3
+    m = _example(4, targets, hands, table=["QS", "3H", "4S"])
     m.quick_deals(6)
     assert m.state.penalties == (1, 0, 2, 3) and m.state.dealer == 2
     assert m.state.order == (3, 0, 1, 2)
@@ -140,15 +138,14 @@ def test_e1_konec_with_two_players_tied_for_lowest():
 
 def test_e2_alager_completed_during_normal_play():
     """§18 E2: P1 swaps 5C for AH, holds QH KH AH, and the deal ends at once."""
-    decks = quick_decks(4, 0, [1, 1, 2, 3, 3, 3])  # P0 0, P1 2, P2 1, P3 3
     hands = {
         0: ["AS", "9S", "3D"],
         1: ["QH", "KH", "5C"],
         2: ["8D", "6D", "4C"],
         3: ["JC", "7C", "2H"],
     }
-    decks.append(stack(4, 2, hands, table=["AH", "8S", "3C"]))
-    m = Match(4, {}, decks)
+    targets = [1, 1, 2, 3, 3, 3]  # P0 0, P1 2, P2 1, P3 3
+    m = _example(4, targets, hands, table=["AH", "8S", "3C"])
     m.quick_deals(6)
     assert m.state.penalties == (0, 2, 1, 3)
     m.act(3, PASS)
@@ -173,10 +170,8 @@ def test_e2_alager_completed_during_normal_play():
 
 def test_e3_alager_in_the_deal_with_the_floor_at_zero():
     """§18 E3 (deck32): P0 is dealt svršek, král, eso of listy; no one moves."""
-    decks = quick_decks(3, 0, [1, 1], size=32)  # P1 2
     hands = {0: ["QS", "KS", "AS"], 1: ["7H", "8C", "9D"], 2: ["TC", "7D", "JC"]}
-    decks.append(stack(3, 2, hands, size=32))
-    m = Match(3, {"deck": 32}, decks)
+    m = _example(3, [1, 1], hands, {"deck": 32})  # P1 2
     m.quick_deals(1)
     assert m.state.penalties == (0, 1, 0)
     deal = m.state.deal
@@ -203,16 +198,14 @@ def test_e3_alager_in_the_deal_with_the_floor_at_zero():
 
 def test_e4_hori_in_the_final_round():
     """§18 E4 (Hoří on): P0 completes three aces; P1 loses his final turn."""
-    targets = [0, 0, 0, 1, 1, 3, 3, 3, 3]  # P0 3, P1 2, P2 0, P3 4
-    decks = quick_decks(4, 0, targets)
     hands = {
         0: ["AC", "AD", "5S"],
         1: ["JH", "4H", "3S"],
         2: ["KD", "QD", "9D"],
         3: ["7S", "8S", "2H"],
     }
-    decks.append(stack(4, 1, hands, table=["AH", "6C", "TS"]))
-    m = Match(4, {"hori_enabled": True}, decks)
+    targets = [0, 0, 0, 1, 1, 3, 3, 3, 3]  # P0 3, P1 2, P2 0, P3 4
+    m = _example(4, targets, hands, {"hori_enabled": True}, table=["AH", "6C", "TS"])
     m.quick_deals(9)
     assert m.state.penalties == (3, 2, 0, 4) and m.state.current == 2
     m.act(2, KONEC)
@@ -230,11 +223,10 @@ def test_e4_hori_in_the_final_round():
 
 def test_e5_knocker_tied_for_lowest_and_the_game_ends():
     """§18 E5: P0 and P2 tie at 16; P0 reaches 5; P1 wins with 1 point."""
-    targets = [0, 0, 0, 0, 1, 2, 2]  # P0 4, P1 1, P2 2
-    decks = quick_decks(3, 1, targets)  # seat 1 deals first, so seat 2 deals the 8th
     hands = {0: ["TC", "6C", "3H"], 1: ["JS", "4S", "2D"], 2: ["AD", "5D", "4H"]}
-    decks.append(stack(3, 2, hands, stock=["5S"]))
-    m = Match(3, {"first_dealer": 1}, decks)
+    targets = [0, 0, 0, 0, 1, 2, 2]  # P0 4, P1 1, P2 2
+    # Seat 1 deals first, so seat 2 deals the 8th.
+    m = _example(3, targets, hands, {"first_dealer": 1}, stock=["5S"])
     m.quick_deals(7)
     assert m.state.penalties == (4, 1, 2)
     assert m.state.dealer == 2 and m.state.current == 0
@@ -256,10 +248,8 @@ def test_e5_knocker_tied_for_lowest_and_the_game_ends():
 
 def test_e6_two_special_hands_in_the_deal():
     """§18 E6 (Hoří on): an Alager and three aces are announced together (D-8)."""
-    decks = quick_decks(3, 0, [0])  # P0 1
     hands = {0: ["QH", "KH", "AH"], 1: ["AC", "AD", "AS"], 2: ["9C", "9D", "4S"]}
-    decks.append(stack(3, 1, hands))
-    m = Match(3, {"hori_enabled": True}, decks)
+    m = _example(3, [0], hands, {"hori_enabled": True})  # P0 1
     deal = m.state.deal
     new = m.act(m.state.current, KONEC) + _finish_deal(m, deal)
     kinds = m.types(new)
@@ -279,6 +269,21 @@ def test_e6_two_special_hands_in_the_deal():
 
 
 # ---------------------------------------------------------------- helpers
+
+
+def _example(players, targets, hands, options=None, **deal) -> Match:
+    """A match stacked for an example: one quick deal lost by each seat in
+    ``targets``, then the example's deal of ``hands`` (``table=``, ``stock=``).
+
+    The example's dealer follows the quick deals clockwise from ``first_dealer``.
+    """
+    options = options or {}
+    first_dealer = options.get("first_dealer", 0)
+    size = options.get("deck", 52)
+    decks = quick_decks(players, first_dealer, targets, size=size)
+    dealer = (first_dealer + len(targets)) % players
+    decks.append(stack(players, dealer, hands, size=size, **deal))
+    return Match(players, options, decks)
 
 
 def _finish_deal(m: Match, deal: int) -> list:

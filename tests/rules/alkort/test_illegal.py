@@ -22,11 +22,15 @@ HANDS = [
 ]
 
 
+def dealt(hands):
+    """A 4-player deal of ``hands`` by seat 0, at the stock exchange."""
+    return GAME.replay(GAME.start(4, seed=1, deck=deck_for(4, 0, hands)))
+
+
 @pytest.fixture
 def playing():
     """A 4-player deal in play: forehand (seat 1) to lead trick 1."""
-    state = GAME.replay(GAME.start(4, seed=1, deck=deck_for(4, 0, HANDS)))
-    state, _ = pass_all(state)
+    state, _ = pass_all(dealt(HANDS))
     return state
 
 
@@ -93,9 +97,8 @@ def test_exchange_after_the_phase(playing):
 
 
 def test_play_during_the_exchange_phase():
-    state = GAME.replay(GAME.start(4, seed=1, deck=deck_for(4, 0, HANDS)))
     rejected(
-        state,
+        dealt(HANDS),
         1,
         {"type": "play", "card": "3H"},
         rules.UnknownAction,
@@ -106,8 +109,7 @@ def test_play_during_the_exchange_phase():
 def test_exchange_keeping_a_card_not_in_hand():
     weak = cards("8H 3C 3D 7D QH KS 2D 9S 4S")
     rest = [c for c in DECK if c not in weak]
-    hands = [rest[:9], weak, rest[9:18], rest[18:27]]
-    state = GAME.replay(GAME.start(4, seed=1, deck=deck_for(4, 0, hands)))
+    state = dealt([rest[:9], weak, rest[9:18], rest[18:27]])
     assert {"type": "exchange", "keep": "8H"} in GAME.legal_actions(state, 1)
     rejected(
         state,

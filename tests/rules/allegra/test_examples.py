@@ -168,16 +168,20 @@ EXAMPLE_5 = {
 }
 
 
-@pytest.mark.parametrize("to", BOTH)
-def test_example_5_run_of_four_plus_a_crossing_column(to):
-    st = position(3, options=opts(to), **EXAMPLE_5)
-    st, events = play(
-        st,
+def example_5(options: dict):
+    """A draws 5, nobody knocks, and A swaps it for the face-down 8 at A[0][2]."""
+    return play(
+        position(3, options=options, **EXAMPLE_5),
         (0, DRAW),
         (1, PASS),
         (2, PASS),
         (0, {"type": "swap", "cell": cell(0, 0, 2)}),
     )
+
+
+@pytest.mark.parametrize("to", BOTH)
+def test_example_5_run_of_four_plus_a_crossing_column(to):
+    st, events = example_5(opts(to))
     assert of_type(events, "drawn_card_swapped").payload["replaced"] == 8
     removed = of_type(events, "triples_removed").payload
     assert removed["cells"] == [
@@ -195,15 +199,7 @@ def test_example_5_run_of_four_plus_a_crossing_column(to):
 
 def test_example_5_with_the_leftmost3_rule():
     """The row loses only A[0][0..2]; the column triple is unaffected."""
-    options = {"deck": "published", "long_run_rule": "leftmost3"}
-    st = position(3, options=options, **EXAMPLE_5)
-    st, events = play(
-        st,
-        (0, DRAW),
-        (1, PASS),
-        (2, PASS),
-        (0, {"type": "swap", "cell": cell(0, 0, 2)}),
-    )
+    st, events = example_5({"deck": "published", "long_run_rule": "leftmost3"})
     removed = of_type(events, "triples_removed").payload["cells"]
     assert removed == [
         cell(0, 0, 0),
@@ -333,25 +329,27 @@ def test_example_6_a_hand_card_from_a_face_down_cell_is_private():
 
 
 def example_7(c_grid: str | None = None):
+    """C draws 9, nobody knocks, and C discards it, flipping D's last card."""
     grids = {3: "1 2 3 4 \n 5 6 7 8 \n 9 10 11 (2)"}
     if c_grid:
         grids[2] = c_grid
-    return position(
+    st = position(
         4, grids=grids, columns={0: "3 / 4 / 5"}, draw=(9, 5), discard=(6,), active=2
     )
-
-
-def test_example_7_round_end_triggered_on_someone_elses_turn():
-    from rules.allegra import GAME
-
-    st, events = play(
-        example_7(),
+    return play(
+        st,
         (2, DRAW),
         (0, PASS),
         (1, PASS),
         (3, PASS),
         (2, {"type": "discard", "flip": cell(3, 2, 3)}),
     )
+
+
+def test_example_7_round_end_triggered_on_someone_elses_turn():
+    from rules.allegra import GAME
+
+    st, events = example_7()
     assert types(events)[-3:] == [
         "drawn_card_discarded",
         "round_end_triggered",
@@ -373,14 +371,7 @@ def test_example_7_round_end_triggered_on_someone_elses_turn():
 
 
 def test_example_7_the_active_player_is_checked_first():
-    st, events = play(
-        example_7(c_grid="1 3 5 7 \n 2 4 6 8 \n 9 10 11 1"),
-        (2, DRAW),
-        (0, PASS),
-        (1, PASS),
-        (3, PASS),
-        (2, {"type": "discard", "flip": cell(3, 2, 3)}),
-    )
+    _, events = example_7(c_grid="1 3 5 7 \n 2 4 6 8 \n 9 10 11 1")
     assert of_type(events, "round_end_triggered").payload == {
         "trigger": 2,
         "final_turns": [3, 0, 1],
