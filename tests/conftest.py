@@ -3,15 +3,34 @@
 Tests run on real PostgreSQL and Redis (``config.settings.test``). Each xdist
 worker has its own test database (pytest-django) and its own Redis key prefix
 (the settings), so workers never share state.
+
+The pure ``rules`` tests need no framework: Django, DRF and Redis are imported
+inside the fixtures that use them, never here, so ``pytest tests/rules -p
+no:django`` runs without Django configured.
 """
 
+from __future__ import annotations
+
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
-import redis
-from django.conf import settings
-from django.core.cache import cache
-from rest_framework.test import APIClient
+
+if TYPE_CHECKING:
+    from rest_framework.test import APIClient
+
+
+def pytest_addoption(
+    parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager
+) -> None:
+    """Without pytest-django (``-p no:django``), keep its ini key known.
+
+    pyproject.toml names the settings module for pytest-django; with the plugin
+    off, pytest would warn that the key is unknown on every run.
+    """
+    if not pluginmanager.has_plugin("django"):
+        parser.addini("DJANGO_SETTINGS_MODULE", "Used by pytest-django only.")
+
 
 # Fixtures that mean a test goes through Django's request or database stack.
 _DJANGO_FIXTURES = {
@@ -38,21 +57,31 @@ def _fresh_cache(request: pytest.FixtureRequest) -> Iterator[None]:
         _DJANGO_FIXTURES & set(request.fixturenames)
     )
     if uses_django:
-        if settings.REDIS_URL:
-            prefix = settings.CACHES["default"]["KEY_PREFIX"]
-            client = redis.Redis.from_url(settings.REDIS_URL)
-            try:
-                keys = list(client.scan_iter(match=f"{prefix}:*", count=500))
-                if keys:
-                    client.delete(*keys)
-            finally:
-                client.close()
-        else:
-            cache.clear()
+        _clear_cache()
     yield
+
+
+def _clear_cache() -> None:
+    import redis
+    from django.conf import settings
+    from django.core.cache import cache
+
+    if settings.REDIS_URL:
+        prefix = settings.CACHES["default"]["KEY_PREFIX"]
+        client = redis.Redis.from_url(settings.REDIS_URL)
+        try:
+            keys = list(client.scan_iter(match=f"{prefix}:*", count=500))
+            if keys:
+                client.delete(*keys)
+        finally:
+            client.close()
+    else:
+        cache.clear()
 
 
 @pytest.fixture
 def api_client() -> APIClient:
     """DRF's test client: JSON requests, token or forced authentication."""
+    from rest_framework.test import APIClient
+
     return APIClient()
