@@ -186,7 +186,7 @@ class AlagerGame(Game[AlagerState]):
         if seat != state.current:
             raise NotYourTurn(f"It is not your turn: seat {state.current} is to act")
         kind = action.get("type") if type(action) is dict else None
-        keys = _KEYS.get(kind)  # type: ignore[arg-type]
+        keys = _KEYS.get(kind) if type(kind) is str else None
         if keys is not None and action.keys() == keys:
             knock = False  # the canonical form, as legal_actions lists it
         else:
