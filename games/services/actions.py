@@ -87,10 +87,10 @@ def _decide(
     """``game.decide``, answering a bad request with a rules error, never a crash.
 
     The shape every game requires (a JSON object with a string ``type``) is
-    checked here too, with the rules' own messages: Alager's decide raised
-    TypeError for a non-string ``type`` (a list or an object). Any other
-    exception from the rules on a person's input is logged as the rules bug
-    it is and answered as a malformed action.
+    checked here too, with the rules' own messages, so the service does not
+    depend on every game getting it right (``tests/rules/test_bad_input.py``
+    holds the games to it). Any other exception from the rules on a person's
+    input is logged as the rules bug it is and answered as a malformed action.
     """
     if not isinstance(action, dict):
         raise rules.MalformedAction("An action must be a JSON object with a 'type'")
@@ -101,8 +101,13 @@ def _decide(
     except rules.RulesError:
         raise
     except Exception as exc:
+        # The action's type only: the rest may name the seat's hidden cards,
+        # and no log line may reveal them.
         logger.exception(
-            "%s.decide crashed on %r from seat %s", game.name, action, seat
+            "%s.decide crashed on a %r action from seat %s",
+            game.name,
+            action.get("type"),
+            seat,
         )
         raise rules.MalformedAction(
             "This action could not be read; check it against legal_actions"

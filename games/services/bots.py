@@ -79,7 +79,9 @@ def bot_choose(
         action = bots.get_bot(game.name, level).choose(inp, bot_rng(table, seat))
         if action in inp.legal:
             return dict(action)
-        logger.error("%s bot %s chose an illegal action %r", game.name, level, action)
+        logger.error(  # the type only: the action may name hidden cards
+            "%s bot %s chose an illegal %r action", game.name, level, action.get("type")
+        )
     except Exception:
         logger.exception("%s bot %s failed at table %s", game.name, level, table.pk)
     return bots.RandomPolicy().choose(inp, bot_rng(table, seat))
@@ -124,7 +126,9 @@ def bot_turn_play(
                 queue_bots=False,
             )
         except rules.IllegalAction:
-            logger.exception("Bot move %r refused at table %s", action, table_id)
+            logger.exception(
+                "Bot %r move refused at table %s", action.get("type"), table_id
+            )
             raise
     new_seq: int = result["seq"]
     return new_seq

@@ -518,7 +518,7 @@ def test_a_command_id_reused_for_another_action(
 def test_a_type_that_is_not_a_string_is_malformed_in_every_game(
     player: Callable[..., Player], kind: Any
 ) -> None:
-    """Alager's own decide crashed on a list or object ``type`` (a rules bug)."""
+    """A list, object, null or number as ``type`` is refused the same everywhere."""
     for game in ("alager", "alkort", "allegra"):
         table = table_started(game=game, seating=[UserFactory(), UserFactory()])
         to_act = rules.get_game(game).to_act(
@@ -557,4 +557,4 @@ def test_a_rules_crash_on_input_is_a_400_and_logged(
         "malformed_action",
         "This action could not be read; check it against legal_actions",
     )
-    assert "alkort.decide crashed on {'type': 'pass'} from seat 1" in caplog.text
+    assert "alkort.decide crashed on a 'pass' action from seat 1" in caplog.text
