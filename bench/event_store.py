@@ -140,6 +140,76 @@ class RawInserts:
         self.conn.close()
 
 
+class SqlFloor:
+    """The move's transaction with no Python in it: the floor for any design.
+
+    Same statements as a move on the hot path, sent straight through psycopg
+    into copies of the tables: BEGIN, lock the table row, read its seats,
+    one statement appending the event and rewriting the cached state, COMMIT.
+    Django, the rules and JSON encoding are left out, so ``service / floor``
+    shows what the Python costs and ``floor / raw`` what the transaction's
+    shape costs on this machine.
+    """
+
+    def __init__(self, url: str, state: Any, payload: dict[str, Any]) -> None:
+        self.conn = psycopg.connect(url, autocommit=True)
+        for name, like in (
+            ("bench_floor_table", "games_table"),
+            ("bench_floor_event", "games_gameevent"),
+            ("bench_floor_seat", "games_seat"),
+        ):
+            self.conn.execute(f"DROP TABLE IF EXISTS {name}")
+            self.conn.execute(f"CREATE TABLE {name} (LIKE {like} INCLUDING ALL)")
+        self.conn.execute(
+            "INSERT INTO bench_floor_table SELECT * FROM games_table LIMIT 1"
+        )
+        self.conn.execute(
+            "INSERT INTO bench_floor_seat SELECT s.* FROM games_seat s "
+            "JOIN bench_floor_table t ON s.table_id = t.id"
+        )
+        row = self.conn.execute("SELECT id FROM bench_floor_table").fetchone()
+        assert row is not None
+        self.table_id = row[0]
+        self.state = json.dumps(state)
+        self.payload = json.dumps(payload)
+        self.seq = 0
+        self.times: list[float] = []
+
+    def run(self, count: int) -> None:
+        for _ in range(count):
+            self.seq += 1
+            started = time.perf_counter()
+            with self.conn.transaction():
+                self.conn.execute(
+                    "SELECT id, seq FROM bench_floor_table WHERE id = %s FOR UPDATE",
+                    (self.table_id,),
+                ).fetchone()
+                self.conn.execute(
+                    'SELECT id, "index", user_id FROM bench_floor_seat '
+                    "WHERE table_id = %s",
+                    (self.table_id,),
+                ).fetchall()
+                self.conn.execute(
+                    "WITH e AS (INSERT INTO bench_floor_event "
+                    "(table_id, seq, type, version, payload, seat, created_at) "
+                    "VALUES (%s, %s, 'alager.bench', 1, %s, 0, now()) RETURNING 1) "
+                    "UPDATE bench_floor_table SET seq = %s, state = %s, "
+                    "updated_at = now() WHERE id = %s",
+                    (
+                        self.table_id,
+                        self.seq,
+                        self.payload,
+                        self.seq,
+                        self.state,
+                        self.table_id,
+                    ),
+                )
+            self.times.append(time.perf_counter() - started)
+
+    def close(self) -> None:
+        self.conn.close()
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="alager", choices=sorted(OPTIONS))
@@ -245,15 +315,19 @@ def run(
     long = Match(args, "long", moves)
     payloads = [e.payload for e in event_store.load_events(long.table)][1:] or [{}]
     raw = RawInserts(url, payloads, long.table.pk, long.people[0].pk)
+    long.table.refresh_from_db()
+    floor = SqlFloor(url, long.table.state, payloads[0])
 
     # 1. Rate: the long match up to seq 2,000, interleaved block by block with
     #    raw inserts so that both see the same machine (it is shared, noisy).
     service: list[float] = []
     for block in range(args.blocks):
         raw.run(args.raw // args.blocks)
+        floor.run(args.raw // args.blocks // 2)
         while long.seq < 2000 * (block + 1) // args.blocks:
             service.append(long.play())
     raw.close()
+    floor.close()
 
     # 2. Growth: moves near seq 2,000 (the long match) alternating with moves
     #    near seq 20 (a fresh match with the same moves), so both windows are
@@ -267,6 +341,7 @@ def run(
         early.append(short.play())
 
     raw_rate = len(raw.times) / sum(raw.times)
+    floor_rate = len(floor.times) / sum(floor.times)
     service_rate = len(service) / sum(service)
     # Medians too: the machine is shared, and a few slow fsyncs or scheduler
     # stalls move the means of both runs a lot.
@@ -287,6 +362,8 @@ def run(
         "service_actions_per_second": round(service_rate, 1),
         "service_ms_per_action_median": round(service_median * 1000, 3),
         "ratio": round(service_rate / raw_rate, 3),
+        "sql_floor_per_second": round(floor_rate, 1),
+        "sql_floor_ratio": round(floor_rate / raw_rate, 3),
         "ratio_of_medians": round(raw_median / service_median, 3),
         "ms_per_action_near_seq_20": round(early_ms, 3),
         "ms_per_action_near_seq_2000": round(late_ms, 3),
@@ -313,6 +390,10 @@ def run(
         print(
             f"ratio {out['ratio']:.2f} (of medians {out['ratio_of_medians']:.2f}) "
             "(goal >= 0.35)"
+        )
+        print(
+            f"the same transaction in bare SQL (no Python): {floor_rate:,.0f}/s, "
+            f"{out['sql_floor_ratio']:.2f} x raw: the ceiling for this design here"
         )
         print(
             f"median per action, seq {20}..{short.seq}: {early_ms:.2f} ms; "
