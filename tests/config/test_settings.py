@@ -6,6 +6,8 @@ Every case runs in a fresh interpreter: settings are read once per process.
 import hashlib
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import REPO, clean_env, run_django_json, run_python
 
 DUMP = """
@@ -104,51 +106,47 @@ def test_throttle_rates_follow_the_environment(tmp_path: Path) -> None:
     assert loaded["throttle_rates"] == {"anon": "7/minute", "user": "70/hour"}
 
 
-def test_production_refuses_to_start_without_secret_key(tmp_path: Path) -> None:
+SECRET = "a-real-secret-for-this-test-only-0123456789"
+
+
+@pytest.mark.parametrize(
+    ("variables", "error"),
+    [
+        (
+            {"ALLOWED_HOSTS": "cardroom.example"},
+            "ImproperlyConfigured: SECRET_KEY is not set.",
+        ),
+        ({"SECRET_KEY": SECRET}, "ImproperlyConfigured: ALLOWED_HOSTS is not set."),
+        (
+            {
+                "SECRET_KEY": "django-insecure-local-development-key-do-not-deploy",
+                "ALLOWED_HOSTS": "cardroom.example",
+            },
+            "SECRET_KEY is a development key.",
+        ),
+    ],
+    ids=["no-secret-key", "no-allowed-hosts", "development-key"],
+)
+def test_production_refuses_to_start_without_a_real_key_and_hosts(
+    tmp_path: Path, variables: dict[str, str], error: str
+) -> None:
     env = clean_env(
         DJANGO_SETTINGS_MODULE="config.settings.production",
         CARDROOM_VAR_DIR=str(tmp_path),
-        ALLOWED_HOSTS="cardroom.example",
+        **variables,
     )
 
     result = run_python("import django; django.setup()", env)
 
     assert result.returncode != 0
-    assert "ImproperlyConfigured: SECRET_KEY is not set." in result.stderr
-
-
-def test_production_refuses_to_start_without_allowed_hosts(tmp_path: Path) -> None:
-    env = clean_env(
-        DJANGO_SETTINGS_MODULE="config.settings.production",
-        CARDROOM_VAR_DIR=str(tmp_path),
-        SECRET_KEY="a-real-secret-for-this-test-only-0123456789",
-    )
-
-    result = run_python("import django; django.setup()", env)
-
-    assert result.returncode != 0
-    assert "ImproperlyConfigured: ALLOWED_HOSTS is not set." in result.stderr
-
-
-def test_production_refuses_the_development_key(tmp_path: Path) -> None:
-    env = clean_env(
-        DJANGO_SETTINGS_MODULE="config.settings.production",
-        CARDROOM_VAR_DIR=str(tmp_path),
-        SECRET_KEY="django-insecure-local-development-key-do-not-deploy",
-        ALLOWED_HOSTS="cardroom.example",
-    )
-
-    result = run_python("import django; django.setup()", env)
-
-    assert result.returncode != 0
-    assert "SECRET_KEY is a development key." in result.stderr
+    assert error in result.stderr
 
 
 def test_production_loads_with_its_required_variables(tmp_path: Path) -> None:
     env = clean_env(
         DJANGO_SETTINGS_MODULE="config.settings.production",
         CARDROOM_VAR_DIR=str(tmp_path),
-        SECRET_KEY="a-real-secret-for-this-test-only-0123456789",
+        SECRET_KEY=SECRET,
         ALLOWED_HOSTS="cardroom.example,www.cardroom.example",
         DEBUG="true",
         DATABASE_URL=POSTGRES_URL,
