@@ -1,11 +1,30 @@
+"""The admin for accounts: people and bots, and API tokens.
+
+A token key is as good as the account's password, so the token list is for
+superusers only and shows the first characters of each key, never the whole
+key (docs/security.md). Tokens are not created, edited or deleted here: a
+person gets theirs from the API, and ``manage.py drf_create_token -r <username>``
+replaces a leaked one.
+"""
+
+import contextlib
+from typing import Any
+
 from django.contrib import admin
+from django.contrib.admin.exceptions import NotRegistered
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.http import HttpRequest
+from rest_framework.authtoken.admin import TokenAdmin as DrfTokenAdmin
+from rest_framework.authtoken.models import TokenProxy
 
 from accounts.models import User
+from config.admin import GuardedModelAdmin
+
+TOKEN_PREFIX_LENGTH = 6
 
 
 @admin.register(User)
-class UserAdmin(DjangoUserAdmin):
+class UserAdmin(GuardedModelAdmin, DjangoUserAdmin):
     """Django's user admin plus the bot fields."""
 
     list_display = ("username", "email", "is_staff", "is_bot", "bot_level")
@@ -14,3 +33,43 @@ class UserAdmin(DjangoUserAdmin):
         *(DjangoUserAdmin.fieldsets or ()),
         ("Bot", {"fields": ("is_bot", "bot_level")}),
     )
+
+
+def token_prefix(key: str) -> str:
+    """The first characters of a token key, enough to tell two tokens apart."""
+    return f"{key[:TOKEN_PREFIX_LENGTH]}…"
+
+
+# DRF registers its own token admin (full keys, any staff) before ours loads.
+with contextlib.suppress(NotRegistered):
+    admin.site.unregister(TokenProxy)
+
+
+@admin.register(TokenProxy)
+class TokenAdmin(GuardedModelAdmin, DrfTokenAdmin):
+    """Superusers see whose tokens exist and when they were made, not the keys."""
+
+    list_display = ("key_prefix", "user", "created")
+    # A list only: the change page would print the key in its title.
+    list_display_links = None
+
+    @admin.display(description="key")
+    def key_prefix(self, obj: TokenProxy) -> str:
+        return token_prefix(obj.key)
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.is_active and request.user.is_superuser)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is not None:
+            return False
+        return bool(request.user.is_active and request.user.is_superuser)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -1,9 +1,13 @@
 """The admin for tables and their events.
 
-Events are read-only (the database refuses changes anyway), and while a match
-is in play they are shown as a spectator sees them: staff do not see the deck,
-the seed or anyone's hand. A table with events cannot be deleted (the events
-PROTECT it); lobby tables can.
+Events are read-only (the database refuses changes anyway), and until a match
+has finished they are shown as a spectator sees them: nobody in the admin,
+superusers included, sees the deck, the seed or anyone's hand before the match
+ends; then the seed and the full payloads are public anyway (the
+``match_ended`` event reveals the seed). No filter, search or ordering may read
+the seed, the cached state or a payload (``config.admin.GuardedModelAdmin``).
+A table with events cannot be deleted (the events PROTECT it); lobby tables
+can. See docs/security.md.
 """
 
 from typing import Any
@@ -12,6 +16,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 import rules
+from config.admin import GuardedModelAdmin
 from games import event_store
 from games.models import GameEvent, Seat, Table, TableStatus
 
@@ -28,11 +33,12 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(GuardedModelAdmin):
     list_display = ("id", "game", "players", "status", "seq", "rated", "created_at")
     list_filter = ("game", "status", "rated")
     search_fields = ("id", "created_by__username")
-    # Never the seed or the cached state (which holds the seed).
+    # Never the seed field itself or the cached state (which holds the seed,
+    # every hand and the stock order): ``revealed_seed`` shows it once public.
     fields = (
         "game",
         "players",
@@ -41,6 +47,7 @@ class TableAdmin(admin.ModelAdmin):
         "rated",
         "seq",
         "seed_sha256",
+        "revealed_seed",
         "outcome",
         "created_by",
         "created_at",
@@ -54,6 +61,7 @@ class TableAdmin(admin.ModelAdmin):
         "status",
         "seq",
         "seed_sha256",
+        "revealed_seed",
         "outcome",
         "created_by",
         "created_at",
@@ -61,6 +69,13 @@ class TableAdmin(admin.ModelAdmin):
         "finished_at",
     )
     inlines = [SeatInline]
+
+    @admin.display(description="seed")
+    def revealed_seed(self, obj: Table) -> str:
+        """The seed once the match has finished; before, only that it is hidden."""
+        if obj.status == TableStatus.FINISHED:
+            return obj.seed
+        return "(hidden until the match ends)"
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # tables are opened through the API, with validated options
@@ -72,7 +87,7 @@ class TableAdmin(admin.ModelAdmin):
 
 
 @admin.register(GameEvent)
-class GameEventAdmin(admin.ModelAdmin):
+class GameEventAdmin(GuardedModelAdmin):
     list_display = ("table", "seq", "type", "version", "seat", "created_at")
     list_filter = ("type",)
     search_fields = ("table__id",)

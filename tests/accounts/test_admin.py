@@ -1,9 +1,11 @@
 """The Django admin manages users, bots included."""
 
 import pytest
+from django.contrib.auth.models import Permission
 from django.test import Client
 
 from accounts.models import User
+from accounts.services import token_get_or_create
 from tests.accounts.factories import BotFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -28,3 +30,22 @@ def test_the_user_change_page_shows_the_bot_fields(admin_client: Client) -> None
     assert response.status_code == 200
     assert 'name="is_bot"' in response.content.decode()
     assert User.objects.get(pk=bot.pk).is_bot
+
+
+def test_only_superusers_list_tokens_and_only_by_prefix(
+    admin_client: Client, client: Client
+) -> None:
+    key = token_get_or_create(user=UserFactory(username="ada"))
+    staff = UserFactory(username="viewer", is_staff=True)
+    staff.user_permissions.set(Permission.objects.filter(codename__startswith="view_"))
+    client.force_login(staff)
+
+    as_staff = client.get("/admin/authtoken/tokenproxy/")
+    as_root = admin_client.get("/admin/authtoken/tokenproxy/")
+    index = client.get("/admin/").content.decode()
+
+    assert as_staff.status_code == 403
+    assert "tokenproxy" not in index
+    assert as_root.status_code == 200
+    page = as_root.content.decode()
+    assert f"{key[:6]}…" in page and key not in page and ">ada<" in page

@@ -65,3 +65,19 @@ def test_a_table_with_events_offers_no_delete(admin_client: Client) -> None:
         200,
     )
     assert SEED not in page.content.decode()  # no seed, no cached state
+
+
+def test_the_seed_shows_on_the_table_page_only_after_the_end(
+    admin_client: Client,
+) -> None:
+    playing = table_started(seating=[UserFactory(), UserFactory()])
+    finished = play_to_end(
+        table_started(seating=[UserFactory(), UserFactory()], options={"target": 1})
+    )
+
+    during = admin_client.get(f"/admin/games/table/{playing.pk}/change/")
+    after = admin_client.get(f"/admin/games/table/{finished.pk}/change/")
+
+    assert "(hidden until the match ends)" in during.content.decode()
+    assert SEED not in during.content.decode()
+    assert SEED in after.content.decode()
