@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib.auth import login, logout
 from django.middleware.csrf import get_token
 from drf_spectacular.utils import extend_schema
-from rest_framework import exceptions, serializers, status
+from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,7 +17,6 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from accounts.services import (
-    LoginRefused,
     token_get_or_create,
     user_authenticate,
     user_register,
@@ -36,14 +35,9 @@ class UserOutputSerializer(serializers.Serializer):
 
 
 def _authenticated(request: Request, data: dict[str, Any]) -> User:
-    try:
-        return user_authenticate(
-            username=data["username"], password=data["password"], request=request
-        )
-    except LoginRefused as exc:
-        if exc.code == "bot_account":
-            raise exceptions.PermissionDenied(exc.message, code=exc.code) from exc
-        raise exceptions.ValidationError(exc.message, code=exc.code) from exc
+    return user_authenticate(
+        username=data["username"], password=data["password"], request=request
+    )
 
 
 class RegisterApi(APIView):

@@ -6,7 +6,10 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from rest_framework.authtoken.models import Token
 
+from accounts.errors import LoginRefused
 from accounts.models import BotLevel, User
+
+__all__ = ["LoginRefused"]  # re-exported: callers catch it from here too
 
 DEMO_ADMIN_USERNAME = "admin"
 # Published in README.md on purpose: only ever created with DEBUG on.
@@ -62,15 +65,6 @@ BOT_PREFIX = "bot-"
 BOT_LOGIN_MESSAGE = "Bot accounts are played by the server and cannot log in."
 BAD_CREDENTIALS_MESSAGE = "Unable to log in with the provided credentials."
 USERNAME_TAKEN_MESSAGE = "A user with that username already exists."
-
-
-class LoginRefused(Exception):
-    """Credentials that do not open a session or a token; ``code`` says why."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 @transaction.atomic

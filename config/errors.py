@@ -4,10 +4,16 @@ Clients branch on ``code`` (a stable snake_case string) and show ``message``
 (plain English); validation errors add ``errors`` with the per-field details.
 Two layers produce the shape:
 
-* ``api_exception_handler`` for DRF views (``REST_FRAMEWORK["EXCEPTION_HANDLER"]``):
-  validation, authentication, permissions, 404, 405, unparsable bodies and
-  throttling keep their status; any other exception is logged in full and
-  answered with a bare 500 that says nothing about its cause.
+* ``api_exception_handler`` for DRF views (``REST_FRAMEWORK["EXCEPTION_HANDLER"]``),
+  the one place where application errors become HTTP: an
+  ``ApplicationError`` (``games.errors``, ``accounts.errors``, ...) answers its
+  own ``status``, ``code`` and ``message``; a rules error (``rules.RulesError``,
+  e.g. an illegal move or bad options) 400 with the rules' code and message;
+  Django's ``ValidationError`` 400; validation, authentication, permissions,
+  404, 405, unparsable bodies and throttling keep DRF's status; a body too large
+  or too deeply nested 413 / 400; any other exception is logged in full and
+  answered with a bare 500 that says nothing about its cause. Views never catch
+  application errors themselves: they call services and let them rise.
 * plain Django views for errors raised outside DRF: ``handler400/403/404/500``
   in ``config.urls`` (used when DEBUG is off), the CSRF failure view, and
   ``api_not_found``, the catch-all under ``/api/`` that keeps unknown API paths
@@ -27,6 +33,9 @@ from rest_framework.fields import get_error_detail
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
+import rules
+from config.exceptions import ApplicationError
+
 logger = logging.getLogger("cardroom.api")
 
 NOT_FOUND_MESSAGE = "Not found."
@@ -38,9 +47,21 @@ def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
     return {"code": code, "message": message, **extra}
 
 
+class ApplicationAPIError(exceptions.APIException):
+    """An application or rules error carried through DRF with its own status."""
+
+    def __init__(self, status_code: int, code: str, message: str) -> None:
+        super().__init__(detail=message, code=code)
+        self.status_code = status_code
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     """Render any exception raised in a DRF view as ``{"code", "message"}``."""
-    if isinstance(exc, Http404):
+    if isinstance(exc, ApplicationError):
+        exc = ApplicationAPIError(exc.status, exc.code, exc.message)
+    elif isinstance(exc, rules.RulesError):
+        exc = ApplicationAPIError(400, exc.code, str(exc))
+    elif isinstance(exc, Http404):
         exc = exceptions.NotFound(NOT_FOUND_MESSAGE)
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()

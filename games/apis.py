@@ -1,10 +1,9 @@
 """The tables API (ARCHITECTURE.md §9): thin views over services and selectors.
 
 Each view validates its input with a nested serializer, calls one service or
-selector, and shapes the output. Service errors (``games.errors``) and rules
-errors (``rules.RulesError``) become ``{"code", "message"}`` with their status
-in ``TableApi.handle_exception``; everything else goes through
-``config.errors``.
+selector, and shapes the output. Service errors (``games.errors``), rules errors
+(``rules.RulesError``) and everything else become ``{"code", "message"}`` with
+their status in one place, the global handler ``config.errors``.
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import exceptions, serializers, status
+from rest_framework import serializers, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -21,16 +20,7 @@ from rest_framework.views import APIView
 
 import rules
 from games import selectors, services
-from games.errors import TableError
 from games.models import TableStatus
-
-
-class ServiceError(exceptions.APIException):
-    """A service or rules error carried through DRF with its own status."""
-
-    def __init__(self, status_code: int, code: str, message: str) -> None:
-        super().__init__(detail=message, code=code)
-        self.status_code = status_code
 
 
 def _user(request: Request) -> Any:
@@ -38,14 +28,7 @@ def _user(request: Request) -> Any:
 
 
 class TableApi(APIView):
-    """Base of the table views: maps service and rules errors to responses."""
-
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, TableError):
-            exc = ServiceError(exc.status, exc.code, exc.message)
-        elif isinstance(exc, rules.RulesError):
-            exc = ServiceError(400, exc.code, str(exc))
-        return super().handle_exception(exc)
+    """Base of the table views (errors map in ``config.errors``)."""
 
 
 # --- output shapes ---------------------------------------------------------

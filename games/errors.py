@@ -1,21 +1,19 @@
 """Errors the table services raise, each with a stable ``code`` and a message.
 
-They carry no framework: the REST API turns them into ``{"code", "message"}``
-with ``status`` (``games.apis``), and the WebSocket consumer can send the same
-code and message in an ``error`` frame. Rules errors (``rules.RulesError``)
-pass through unchanged and answer 400 with the rules' own code and message.
+They carry no framework (``config.exceptions.ApplicationError``): the global
+DRF exception handler (``config.errors``) turns them into ``status`` and
+``{"code", "message"}``, and the WebSocket consumer can send the same code and
+message in an ``error`` frame. Rules errors (``rules.RulesError``) pass through
+unchanged and answer 400 with the rules' own code and message, mapped there too.
 """
 
+from config.exceptions import ApplicationError
 
-class TableError(Exception):
+
+class TableError(ApplicationError):
     """Base class: a request the table cannot honour, and why."""
 
     status = 400
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 class BadRequest(TableError):

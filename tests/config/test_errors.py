@@ -224,3 +224,25 @@ def test_disallowed_host_is_a_json_400(client: Client) -> None:
 
     assert response.status_code == 400
     assert response.json() == {"code": "bad_request", "message": "Bad request."}
+
+
+@pytest.mark.parametrize(
+    ("kind", "status", "code", "message"),
+    [
+        ("conflict", 409, "table_full", "The table is full."),
+        ("forbidden", 403, "not_creator", "Only the creator may start."),
+        ("not-found", 404, "not_found", "No table 7."),
+        ("bot-login", 403, "bot_account", "Bots cannot log in."),
+        ("bad-login", 400, "invalid_credentials", "Wrong password."),
+        ("illegal", 400, "not_your_turn", "It is seat 1's turn."),
+        ("options", 400, "invalid_options", "target: must be at least 1."),
+    ],
+)
+def test_application_errors_map_in_the_global_handler(
+    api_client: APIClient, kind: str, status: int, code: str, message: str
+) -> None:
+    """A plain APIView that lets a service error rise gets its status and shape."""
+    response = api_client.get(f"/test-api/app/{kind}/")
+
+    assert response.status_code == status
+    assert response.json() == {"code": code, "message": message}

@@ -18,7 +18,10 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
+import rules
+from accounts.errors import LoginRefused
 from config.urls import urlpatterns as project_urlpatterns
+from games import errors as games_errors
 
 
 class NameSerializer(serializers.Serializer):
@@ -78,6 +81,27 @@ class DjangoErrorsView(APIView):
         raise PermissionDenied("internal detail")
 
 
+class ApplicationErrorsView(APIView):
+    """Raises application errors from a plain APIView: no per-view mapping."""
+
+    permission_classes = [AllowAny]
+
+    def get(self, request: Request, kind: str) -> NoReturn:
+        if kind == "conflict":
+            raise games_errors.Conflict("table_full", "The table is full.")
+        if kind == "forbidden":
+            raise games_errors.Forbidden("not_creator", "Only the creator may start.")
+        if kind == "not-found":
+            raise games_errors.NotFound("not_found", "No table 7.")
+        if kind == "bot-login":
+            raise LoginRefused("bot_account", "Bots cannot log in.")
+        if kind == "bad-login":
+            raise LoginRefused("invalid_credentials", "Wrong password.")
+        if kind == "illegal":
+            raise rules.NotYourTurn("It is seat 1's turn.")
+        raise rules.InvalidOptions("target: must be at least 1.")
+
+
 class BrokenView(APIView):
     permission_classes = [AllowAny]
 
@@ -95,6 +119,7 @@ urlpatterns = [
     path("test-api/throttled/", ThrottledView.as_view()),
     path("test-api/private/", PrivateView.as_view()),
     path("test-api/django/<str:kind>/", DjangoErrorsView.as_view()),
+    path("test-api/app/<str:kind>/", ApplicationErrorsView.as_view()),
     path("test-api/broken/", BrokenView.as_view()),
     path("test-django/broken/", broken_django_view),
     *project_urlpatterns,
