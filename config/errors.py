@@ -35,6 +35,7 @@ from rest_framework.views import exception_handler, set_rollback
 
 import rules
 from config.exceptions import ApplicationError
+from config.limits import BODY_LIMIT_ERRORS, body_limit_error
 
 logger = logging.getLogger("cardroom.api")
 
@@ -57,6 +58,12 @@ class ApplicationAPIError(exceptions.APIException):
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     """Render any exception raised in a DRF view as ``{"code", "message"}``."""
+    if isinstance(exc, BODY_LIMIT_ERRORS):
+        # The client's mistake, found when the body was first read: one line.
+        status, code, message = body_limit_error(exc)
+        logger.warning("Refused a request body: %s", message)
+        set_rollback()
+        return Response(error_body(code, message), status=status)
     if isinstance(exc, ApplicationError):
         exc = ApplicationAPIError(exc.status, exc.code, exc.message)
     elif isinstance(exc, rules.RulesError):
@@ -113,7 +120,14 @@ def _first_error(detail: Any, path: tuple[str, ...] = ()) -> tuple[str, Any]:
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> JsonResponse:
-    """``handler400``: a malformed request (e.g. a bad Host header)."""
+    """``handler400``: a malformed request (e.g. a bad Host header).
+
+    A body over Django's limits, found outside DRF (a plain view, the CSRF
+    check reading a form), answers 413 or 400 with its own code.
+    """
+    if isinstance(exception, BODY_LIMIT_ERRORS):
+        status, code, message = body_limit_error(exception)
+        return JsonResponse(error_body(code, message), status=status)
     return JsonResponse(error_body("bad_request", "Bad request."), status=400)
 
 

@@ -60,6 +60,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before anything reads the body: 413 for one declared over the limit.
+    "config.limits.BodyLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -230,6 +232,12 @@ REST_FRAMEWORK = {
         "rest_framework.permissions.IsAuthenticatedOrReadOnly",
     ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # JSON nested past config.limits.MAX_JSON_DEPTH is a 400, not a RecursionError.
+    "DEFAULT_PARSER_CLASSES": [
+        "config.limits.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
@@ -268,6 +276,9 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
     },
+    "filters": {
+        "quiet_security": {"()": "config.limits.QuietSecurityFilter"},
+    },
     "handlers": {
         "console": {"class": "logging.StreamHandler", "formatter": "plain"},
     },
@@ -276,5 +287,10 @@ LOGGING = {
     # DEBUG on; route it through ours only, so each record prints once.
     "loggers": {
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        # An over-limit body is the client's mistake: one line, no traceback.
+        **{
+            f"django.security.{name}": {"filters": ["quiet_security"]}
+            for name in ("RequestDataTooBig", "TooManyFieldsSent", "TooManyFilesSent")
+        },
     },
 }

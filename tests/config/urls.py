@@ -8,8 +8,9 @@ from typing import NoReturn
 
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, JsonResponse
 from django.urls import path
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -20,6 +21,7 @@ from rest_framework.views import APIView
 
 import rules
 from accounts.errors import LoginRefused
+from config.limits import JSONTooDeep, json_loads_bounded
 from config.urls import urlpatterns as project_urlpatterns
 from games import errors as games_errors
 
@@ -109,6 +111,24 @@ class BrokenView(APIView):
         raise RuntimeError("secret internals: password=hunter2")
 
 
+@csrf_exempt
+def plain_json_view(request: HttpRequest) -> JsonResponse:
+    """A plain Django view reading a JSON body the bounded way."""
+    try:
+        data = json_loads_bounded(request.body)
+    except JSONTooDeep as exc:
+        return JsonResponse(
+            {"code": "too_deeply_nested", "message": str(exc)}, status=400
+        )
+    return JsonResponse({"keys": sorted(data)})
+
+
+@csrf_exempt
+def plain_form_view(request: HttpRequest) -> JsonResponse:
+    """A plain Django view reading a form."""
+    return JsonResponse({"fields": len(request.POST)})
+
+
 def broken_django_view(request: HttpRequest) -> NoReturn:
     raise RuntimeError("secret internals: password=hunter2")
 
@@ -122,6 +142,8 @@ urlpatterns = [
     path("test-api/app/<str:kind>/", ApplicationErrorsView.as_view()),
     path("test-api/broken/", BrokenView.as_view()),
     path("test-django/broken/", broken_django_view),
+    path("test-django/json/", plain_json_view),
+    path("test-django/form/", plain_form_view),
     *project_urlpatterns,
 ]
 
