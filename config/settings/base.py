@@ -248,9 +248,10 @@ REST_FRAMEWORK = {
         "anon": env.str("THROTTLE_ANON_RATE", default="120/minute"),
         "user": env.str("THROTTLE_USER_RATE", default="600/minute"),
     },
-    # How many proxies sit in front of us, so throttling keys on the client's
-    # address rather than the proxy's (None: use REMOTE_ADDR as is).
-    "NUM_PROXIES": env.int("NUM_PROXIES", default=None),
+    # Throttling keys on REMOTE_ADDR unless proxies we trust sit in front: then
+    # on the address the last of them saw, read from X-Forwarded-For. DRF's
+    # default (None) keys on the whole header, which any client makes up.
+    "NUM_PROXIES": env.int("CARDROOM_NUM_PROXIES", default=0),
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 

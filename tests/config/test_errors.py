@@ -1,6 +1,7 @@
 """Every error reaches the client as ``{"code": ..., "message": ...}``."""
 
 import logging
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -140,6 +141,33 @@ def test_throttled(api_client: APIClient) -> None:
         "code": "throttled",
         "message": "Request was throttled. Expected available in 60 seconds.",
     }
+
+
+def test_a_made_up_forwarded_for_does_not_reset_the_anonymous_limit(
+    api_client: APIClient,
+) -> None:
+    first = api_client.get("/test-api/throttled/", HTTP_X_FORWARDED_FOR="10.0.0.1")
+
+    second = api_client.get("/test-api/throttled/", HTTP_X_FORWARDED_FOR="10.0.0.2")
+
+    assert (first.status_code, second.status_code) == (200, 429)
+
+
+def test_behind_a_configured_proxy_each_client_has_its_own_limit(
+    api_client: APIClient, settings: Any
+) -> None:
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    # The proxy appends the address it saw; a client's own prefix is ignored.
+    ada = "6.6.6.6, 10.0.0.1"
+    bob = "6.6.6.6, 10.0.0.2"
+
+    first = api_client.get("/test-api/throttled/", HTTP_X_FORWARDED_FOR=ada)
+    other = api_client.get("/test-api/throttled/", HTTP_X_FORWARDED_FOR=bob)
+    again = api_client.get(
+        "/test-api/throttled/", HTTP_X_FORWARDED_FOR="7.7.7.7, 10.0.0.1"
+    )
+
+    assert (first.status_code, other.status_code, again.status_code) == (200, 200, 429)
 
 
 def test_django_404_inside_an_api_view_hides_its_message(
