@@ -1,7 +1,23 @@
 """The user model, custom from the first migration so it can grow freely."""
 
+import unicodedata
+from typing import Any
+
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
 from django.db import models
+
+USERNAME_TAKEN_MESSAGE = "A user with that username already exists."
+
+
+def username_fold(username: str) -> str:
+    """The form two usernames share when they differ only in case.
+
+    NFKC then Unicode case folding, so "Émile" and "émile" (or "STRASSE" and
+    "straße") fold alike on every database; SQLite's LOWER() and LIKE fold
+    ASCII letters only.
+    """
+    return unicodedata.normalize("NFKC", username).casefold()
 
 
 class BotLevel(models.TextChoices):
@@ -31,6 +47,16 @@ class User(AbstractUser):
         help_text="The policy a bot plays with; empty for people.",
     )
 
+    # Kept by save(): the database itself refuses two names that differ only
+    # in case, whichever way the account is made (API, admin, shell).
+    username_folded = models.CharField(
+        # Folding may lengthen a name ("ß" → "ss"): room for three times 150.
+        max_length=450,
+        unique=True,
+        editable=False,
+        help_text="The username case-folded (username_fold), unique.",
+    )
+
     class Meta:
         constraints = [
             models.CheckConstraint(
@@ -41,3 +67,20 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.username
+
+    def clean(self) -> None:
+        """Also refuse a name another account has in another case (forms, admin)."""
+        super().clean()
+        if not self.username:  # the form already refused it
+            return
+        folded = username_fold(self.username)
+        taken = User.objects.filter(username_folded=folded).exclude(pk=self.pk)
+        if taken.exists():
+            raise ValidationError({"username": USERNAME_TAKEN_MESSAGE})
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.username_folded = username_fold(self.username)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_folded"}
+        super().save(*args, **kwargs)

@@ -7,9 +7,7 @@ from django.http import HttpRequest
 from rest_framework.authtoken.models import Token
 
 from accounts.errors import LoginRefused
-from accounts.models import BotLevel, User
-
-__all__ = ["LoginRefused"]  # re-exported: callers catch it from here too
+from accounts.models import USERNAME_TAKEN_MESSAGE, BotLevel, User, username_fold
 
 DEMO_ADMIN_USERNAME = "admin"
 # Published in README.md on purpose: only ever created with DEBUG on.
@@ -64,23 +62,30 @@ def demo_admin_ensure(
 BOT_PREFIX = "bot-"
 BOT_LOGIN_MESSAGE = "Bot accounts are played by the server and cannot log in."
 BAD_CREDENTIALS_MESSAGE = "Unable to log in with the provided credentials."
-USERNAME_TAKEN_MESSAGE = "A user with that username already exists."
 
 
 @transaction.atomic
 def user_register(*, username: str, password: str) -> User:
-    """Create a person's account after Django's password validators pass.
+    """Create a person's account after Django's username and password validators.
 
-    Raises ``ValidationError`` keyed by field: a taken name (compared without
-    case, so "Ada" and "ada" cannot both exist), a name in the house bots'
-    ``bot-`` namespace, or a password the validators refuse.
+    Raises ``ValidationError`` keyed by field: a name with characters other
+    than letters, digits and ``@.+-_`` (Django's username validator), a taken
+    name (compared case-folded, so "Ada" and "ada", or "Émile" and "émile",
+    cannot both exist; the database's unique ``username_folded`` holds it
+    under races too), a name in the house bots' ``bot-`` namespace, or a
+    password the validators refuse.
     """
     username = User.normalize_username(username)
-    if username.lower().startswith(BOT_PREFIX):
+    try:
+        User._meta.get_field("username").run_validators(username)
+    except ValidationError as exc:
+        raise ValidationError({"username": exc.messages}) from exc
+    folded = username_fold(username)
+    if folded.startswith(BOT_PREFIX):
         raise ValidationError(
             {"username": f"Usernames starting with {BOT_PREFIX!r} are reserved."}
         )
-    if User.objects.filter(username__iexact=username).exists():
+    if User.objects.filter(username_folded=folded).exists():
         raise ValidationError({"username": USERNAME_TAKEN_MESSAGE})
     candidate = User(username=username)
     try:

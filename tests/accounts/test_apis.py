@@ -80,6 +80,55 @@ def test_register_refuses_a_taken_name_whatever_its_case(
     )
 
 
+BAD_USERNAME = (
+    "username: Enter a valid username. This value may contain only letters, "
+    "numbers, and @/./+/-/_ characters."
+)
+
+
+@pytest.mark.parametrize(
+    "username",
+    ["<script>alert(1)</script>", "a/b", "two words", "ace\U0001f0a1", "a\tb"],
+)
+def test_register_applies_the_username_characters(
+    api_client: APIClient, username: str
+) -> None:
+    response = api_client.post(
+        "/api/accounts/register/",
+        {"username": username, "password": GOOD_PASSWORD},
+        format="json",
+    )
+
+    assert response.status_code == 400
+    assert response.json()["message"] == BAD_USERNAME
+    assert not User.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("first", "second"), [("émile", "Émile"), ("straße", "STRASSE")]
+)
+def test_register_folds_case_beyond_ascii(
+    api_client: APIClient, first: str, second: str
+) -> None:
+    created = api_client.post(
+        "/api/accounts/register/",
+        {"username": first, "password": GOOD_PASSWORD},
+        format="json",
+    )
+    refused = api_client.post(
+        "/api/accounts/register/",
+        {"username": second, "password": GOOD_PASSWORD},
+        format="json",
+    )
+
+    assert created.status_code == 201
+    assert refused.status_code == 400
+    assert refused.json()["message"] == (
+        "username: A user with that username already exists."
+    )
+    assert list(User.objects.values_list("username", flat=True)) == [first]
+
+
 def test_register_keeps_the_bot_namespace_for_house_bots(
     api_client: APIClient,
 ) -> None:
