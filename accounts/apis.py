@@ -10,6 +10,7 @@ from django.contrib.auth import login, logout
 from django.middleware.csrf import get_token
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -101,14 +102,35 @@ class MeApi(APIView):
 
 
 class LoginApi(APIView):
-    """Open a browser session (cookie) and set the CSRF cookie for later writes."""
+    """Open a browser session (cookie) and set the CSRF cookie for later writes.
+
+    The login itself needs the CSRF token too (``GET`` this path for the
+    cookie, then send it back in ``X-CSRFToken``): without it, a page on
+    another site could post a form here and log the visitor into the
+    attacker's account ("login CSRF"), so that what they then type lands there.
+    """
 
     permission_classes = [AllowAny]
+
+    class CsrfOutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "CsrfOutput"
+
+        csrf_token = serializers.CharField(
+            help_text="Send it back in the X-CSRFToken header of the login POST."
+        )
+
+    @extend_schema(responses={200: CsrfOutputSerializer}, auth=[])
+    def get(self, request: Request) -> Response:
+        """Set the CSRF cookie (and return the token) before logging in."""
+        return Response({"csrf_token": get_token(request._request)})
 
     @extend_schema(
         request=CredentialsSerializer, responses={200: UserOutputSerializer}, auth=[]
     )
     def post(self, request: Request) -> Response:
+        # DRF checks CSRF only for requests already logged in; a login is not.
+        SessionAuthentication().enforce_csrf(request)
         serializer = CredentialsSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         user = _authenticated(request, serializer.validated_data)

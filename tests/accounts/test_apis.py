@@ -1,6 +1,7 @@
 """The accounts API: sign-up, tokens, ``me``, browser sessions, bots refused."""
 
 import pytest
+from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -239,11 +240,13 @@ def test_me_needs_authentication(api_client: APIClient) -> None:
 def test_session_login_me_and_logout() -> None:
     user = UserFactory(username="linus")
     browser = APIClient(enforce_csrf_checks=True)
+    token = browser.get("/api/accounts/login/").json()["csrf_token"]
 
     login = browser.post(
         "/api/accounts/login/",
         {"username": "linus", "password": PASSWORD},
         format="json",
+        HTTP_X_CSRFTOKEN=token,
     )
 
     assert login.status_code == 200
@@ -261,6 +264,50 @@ def test_session_login_me_and_logout() -> None:
     logout = browser.post("/api/accounts/logout/", HTTP_X_CSRFTOKEN=csrf)
     assert logout.status_code == 204
     assert browser.get("/api/accounts/me/").status_code == 401
+
+
+def test_a_login_without_the_csrf_token_is_refused() -> None:
+    """A cross-site form cannot log the visitor into someone else's account."""
+    UserFactory(username="mallory")
+    browser = Client(enforce_csrf_checks=True)
+    browser.get("/api/accounts/login/")  # even with the cookie, the token must come
+
+    forged = browser.post(
+        "/api/accounts/login/",
+        {"username": "mallory", "password": PASSWORD},
+        HTTP_ORIGIN="https://evil.example",
+    )
+    no_cookie = Client(enforce_csrf_checks=True).post(
+        "/api/accounts/login/", {"username": "mallory", "password": PASSWORD}
+    )
+
+    assert forged.status_code == 403
+    assert forged.json() == {
+        "code": "permission_denied",
+        "message": "CSRF Failed: Origin checking failed - https://evil.example "
+        "does not match any trusted origins.",
+    }
+    assert no_cookie.status_code == 403
+    assert no_cookie.json()["message"] == "CSRF Failed: CSRF cookie not set."
+    assert "sessionid" not in forged.cookies and "sessionid" not in no_cookie.cookies
+
+
+def test_a_login_from_a_form_of_our_own_pages_works() -> None:
+    UserFactory(username="linus")
+    browser = Client(enforce_csrf_checks=True)
+    browser.get("/api/accounts/login/")
+
+    login = browser.post(
+        "/api/accounts/login/",
+        {
+            "username": "linus",
+            "password": PASSWORD,
+            "csrfmiddlewaretoken": browser.cookies["csrftoken"].value,
+        },
+    )
+
+    assert login.status_code == 200
+    assert "sessionid" in login.cookies
 
 
 def test_session_login_refuses_bots_and_wrong_passwords(api_client: APIClient) -> None:
