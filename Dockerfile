@@ -19,7 +19,8 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml
 
 COPY . .
 RUN pip install --no-deps -e . \
-    && SECRET_KEY=collectstatic-only ALLOWED_HOSTS=localhost \
+    && SECRET_KEY="collectstatic-only-$(python -c 'import secrets; print(secrets.token_urlsafe(50))')" \
+       ALLOWED_HOSTS=localhost DATABASE_URL=postgres://build@localhost/unused \
        python manage.py collectstatic --noinput --verbosity 0 \
     && mkdir -p /app/var \
     && chown cardroom /app/var

@@ -106,26 +106,76 @@ def test_throttle_rates_follow_the_environment(tmp_path: Path) -> None:
     assert loaded["throttle_rates"] == {"anon": "7/minute", "user": "70/hour"}
 
 
-SECRET = "a-real-secret-for-this-test-only-0123456789"
+SECRET = "a-real-secret-for-this-test-only-0123456789-abcdefghijklmnop"
 
 
 @pytest.mark.parametrize(
     ("variables", "error"),
     [
         (
-            {"ALLOWED_HOSTS": "cardroom.example"},
+            {"ALLOWED_HOSTS": "cardroom.example", "DATABASE_URL": POSTGRES_URL},
             "ImproperlyConfigured: SECRET_KEY is not set.",
         ),
-        ({"SECRET_KEY": SECRET}, "ImproperlyConfigured: ALLOWED_HOSTS is not set."),
+        (
+            {"SECRET_KEY": SECRET, "DATABASE_URL": POSTGRES_URL},
+            "ImproperlyConfigured: ALLOWED_HOSTS is not set.",
+        ),
         (
             {
                 "SECRET_KEY": "django-insecure-local-development-key-do-not-deploy",
                 "ALLOWED_HOSTS": "cardroom.example",
+                "DATABASE_URL": POSTGRES_URL,
             },
             "SECRET_KEY is a development key.",
         ),
+        (
+            {
+                "SECRET_KEY": "secret-from-the-env-file-0123456789",
+                "ALLOWED_HOSTS": "cardroom.example",
+                "DATABASE_URL": POSTGRES_URL,
+            },
+            "ImproperlyConfigured: SECRET_KEY is too weak: it needs at least 50 "
+            "characters, 5 of them different.",
+        ),
+        (
+            {
+                "SECRET_KEY": "ab" * 40,
+                "ALLOWED_HOSTS": "cardroom.example",
+                "DATABASE_URL": POSTGRES_URL,
+            },
+            "ImproperlyConfigured: SECRET_KEY is too weak",
+        ),
+        (
+            {
+                "SECRET_KEY": SECRET,
+                "ALLOWED_HOSTS": "cardroom.example,*",
+                "DATABASE_URL": POSTGRES_URL,
+            },
+            "ImproperlyConfigured: ALLOWED_HOSTS must not be '*'",
+        ),
+        (
+            {"SECRET_KEY": SECRET, "ALLOWED_HOSTS": "cardroom.example"},
+            "ImproperlyConfigured: DATABASE_URL is not set (or is SQLite).",
+        ),
+        (
+            {
+                "SECRET_KEY": SECRET,
+                "ALLOWED_HOSTS": "cardroom.example",
+                "DATABASE_URL": "sqlite:////tmp/cardroom.sqlite3",
+            },
+            "ImproperlyConfigured: DATABASE_URL is not set (or is SQLite).",
+        ),
     ],
-    ids=["no-secret-key", "no-allowed-hosts", "development-key"],
+    ids=[
+        "no-secret-key",
+        "no-allowed-hosts",
+        "development-key",
+        "short-key",
+        "repetitive-key",
+        "any-host",
+        "no-database",
+        "sqlite",
+    ],
 )
 def test_production_refuses_to_start_without_a_real_key_and_hosts(
     tmp_path: Path, variables: dict[str, str], error: str
@@ -188,13 +238,17 @@ def test_test_settings_default_to_the_local_services() -> None:
     assert loaded["channel_prefix"] == f"cardroom-test-{checkout_id}-main"
 
 
+FILE_SECRET = "secret-from-the-env-file-0123456789-abcdefghijklmnopqrstu"
+
+
 def test_env_file_fills_gaps_but_never_overrides_the_environment(
     tmp_path: Path,
 ) -> None:
     env_file = tmp_path / "cardroom.env"
     env_file.write_text(
-        "SECRET_KEY=secret-from-the-env-file-0123456789\n"
+        f"SECRET_KEY={FILE_SECRET}\n"
         "ALLOWED_HOSTS=from-file.example\n"
+        f"DATABASE_URL={POSTGRES_URL}\n"
     )
     env = clean_env(
         DJANGO_SETTINGS_MODULE="config.settings.production",
@@ -205,5 +259,56 @@ def test_env_file_fills_gaps_but_never_overrides_the_environment(
 
     loaded = run_django_json(DUMP, env)
 
-    assert loaded["secret_key"] == "secret-from-the-env-file-0123456789"
+    assert loaded["secret_key"] == FILE_SECRET
     assert loaded["allowed_hosts"] == ["from-environment.example"]
+
+
+# The production checklist of docs/operations.md, as an operator sets it.
+PRODUCTION_CHECKLIST = {
+    "DJANGO_SETTINGS_MODULE": "config.settings.production",
+    "SECRET_KEY": SECRET,
+    "ALLOWED_HOSTS": "cardroom.example",
+    "CSRF_TRUSTED_ORIGINS": "https://cardroom.example",
+    "DATABASE_URL": POSTGRES_URL,
+    "REDIS_URL": REDIS_URL,
+    "TRUST_X_FORWARDED_PROTO": "true",
+    "CARDROOM_NUM_PROXIES": "1",
+    "SECURE_SSL_REDIRECT": "true",
+    "SECURE_HSTS_SECONDS": "31536000",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS": "true",
+    "SECURE_HSTS_PRELOAD": "true",
+}
+
+
+def test_check_deploy_is_clean_with_the_production_checklist(tmp_path: Path) -> None:
+    env = clean_env(CARDROOM_VAR_DIR=str(tmp_path), **PRODUCTION_CHECKLIST)
+
+    result = run_python(
+        "import sys; from django.core.management import execute_from_command_line;"
+        "execute_from_command_line(['manage.py', 'check', '--deploy',"
+        " '--fail-level', 'WARNING'])",
+        env,
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "System check identified no issues (0 silenced)."
+
+
+def test_check_deploy_names_what_is_missing_without_the_checklist(
+    tmp_path: Path,
+) -> None:
+    """The check itself is live: without HSTS and the redirect it warns."""
+    variables = {
+        **PRODUCTION_CHECKLIST,
+        "SECURE_SSL_REDIRECT": "false",
+        "SECURE_HSTS_SECONDS": "0",
+    }
+    env = clean_env(CARDROOM_VAR_DIR=str(tmp_path), **variables)
+
+    result = run_python(
+        "from django.core.management import execute_from_command_line;"
+        "execute_from_command_line(['manage.py', 'check', '--deploy'])",
+        env,
+    )
+
+    assert "security.W004" in result.stderr and "security.W008" in result.stderr
