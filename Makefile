@@ -43,14 +43,12 @@ $(INSTALLED): pyproject.toml | $(BIN)/python
 
 venv: $(INSTALLED) ## Create .venv and install the project (only when pyproject.toml changed)
 
-run: venv ## Serve on http://127.0.0.1:8000/ (HOST=, PORT=) on the embedded default
-	$(LOCAL) $(MANAGE) migrate --noinput
-	$(LOCAL) $(MANAGE) ensure_demo_accounts
-	$(LOCAL) $(MANAGE) collectstatic --noinput --verbosity 0
-	@echo "Cardroom: http://$(HOST):$(PORT)/  admin: http://$(HOST):$(PORT)/admin/  API docs: http://$(HOST):$(PORT)/api/docs/"
-	$(LOCAL) $(BIN)/daphne --bind $(HOST) --port $(PORT) config.asgi:application
+# A HOST other than loopback is refused while DEBUG is on (scripts/run.sh).
+run: venv ## Serve on http://127.0.0.1:8000/ (HOST=, PORT=; other hosts need DEBUG=false)
+	$(LOCAL) BIN=$(BIN) HOST=$(HOST) PORT=$(PORT) scripts/run.sh
 
 up: venv services ## Full stack: local PostgreSQL + Redis, daphne, Celery worker and beat
+	@$(FULL_STACK) BIN=$(BIN) HOST=$(HOST) scripts/run.sh --check-only
 	$(FULL_STACK) $(MANAGE) migrate --noinput
 	$(FULL_STACK) $(MANAGE) ensure_demo_accounts
 	$(FULL_STACK) $(MANAGE) collectstatic --noinput --verbosity 0

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# `make run`: migrate, the demo accounts, static files, then daphne in front, on
+# the settings the environment picks (config.settings.local by default).
+#
+# DEBUG pages show settings and tracebacks, and the demo admin's password is
+# published in README.md: both are for this machine only. So with DEBUG on,
+# only a loopback HOST is served; any other HOST needs DEBUG=false, and then no
+# demo admin is created (the house bots are). See docs/security.md.
+# `scripts/run.sh --check-only` applies that rule and stops (`make up` uses it).
+set -euo pipefail
+
+bin=${BIN:-.venv/bin}
+host=${HOST:-127.0.0.1}
+port=${PORT:-8000}
+
+debug=$("$bin/python" -c 'import django; django.setup()
+from django.conf import settings; print("on" if settings.DEBUG else "off")')
+
+case "$host" in
+  localhost | ::1 | "[::1]" | 127.*) loopback=yes ;;
+  *) loopback=no ;;
+esac
+
+if [ "$debug" = on ] && [ "$loopback" = no ]; then
+  cat >&2 <<MESSAGE
+make run/up: refusing HOST=$host with DEBUG on.
+  DEBUG pages and the demo admin (admin / cardroom-admin) would be open to the
+  network. Serve on 127.0.0.1, or run with DEBUG=false (no demo admin) and
+  ALLOWED_HOSTS set to the names clients use, e.g.
+    make run HOST=$host DEBUG=false ALLOWED_HOSTS=cardroom.lan
+MESSAGE
+  exit 2
+fi
+[ "${1:-}" = --check-only ] && exit 0
+
+"$bin/python" manage.py migrate --noinput
+if [ "$debug" = on ]; then
+  "$bin/python" manage.py ensure_demo_accounts
+else
+  "$bin/python" manage.py ensure_demo_accounts --bots-only
+fi
+"$bin/python" manage.py collectstatic --noinput --verbosity 0
+
+shown=$host
+[ "$host" = "0.0.0.0" ] && shown=127.0.0.1
+echo "Cardroom: http://$shown:$port/  admin: http://$shown:$port/admin/  API docs: http://$shown:$port/api/docs/ (DEBUG $debug)"
+exec "$bin/daphne" --bind "$host" --port "$port" config.asgi:application

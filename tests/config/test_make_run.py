@@ -1,0 +1,84 @@
+"""``make run`` keeps DEBUG pages and the demo admin on this machine.
+
+With DEBUG on, a HOST other than loopback is refused before anything starts;
+with ``DEBUG=false`` it serves, without the demo admin.
+"""
+
+import os
+import signal
+import subprocess
+import time
+import urllib.error
+from pathlib import Path
+
+import pytest
+
+from tests.config.test_asgi import fetch_json
+from tests.helpers import REPO, clean_env, free_port
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "192.0.2.10", "::"])
+def test_a_network_host_with_debug_on_is_refused(tmp_path: Path, host: str) -> None:
+    env = clean_env(CARDROOM_VAR_DIR=str(tmp_path / "var"))
+
+    result = subprocess.run(
+        ["make", "run", f"HOST={host}", f"PORT={free_port()}"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+    assert result.returncode != 0
+    assert f"make run/up: refusing HOST={host} with DEBUG on." in result.stderr
+    assert not (tmp_path / "var" / "cardroom.sqlite3").exists()  # nothing ran
+
+
+@pytest.mark.timeout(300)
+def test_a_network_host_with_debug_off_serves_without_the_demo_admin(
+    tmp_path: Path,
+) -> None:
+    port = free_port()
+    log_path = tmp_path / "make-run.log"
+    env = clean_env(
+        CARDROOM_VAR_DIR=str(tmp_path / "var"),
+        STATIC_ROOT=str(tmp_path / "static"),
+        ALLOWED_HOSTS="127.0.0.1",
+    )
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            ["make", "run", "HOST=0.0.0.0", f"PORT={port}", "DEBUG=false"],
+            cwd=REPO,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        answer = None
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline:
+            assert process.poll() is None, log_path.read_text()
+            try:
+                answer = fetch_json(f"http://127.0.0.1:{port}/healthz")
+                break
+            except (urllib.error.URLError, ConnectionError):
+                time.sleep(0.5)
+        missing = fetch_json(f"http://127.0.0.1:{port}/no/such/page/")
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+    output = log_path.read_text()
+    assert answer is not None and answer[0] == 200, output
+    # DEBUG off: Django's JSON 404, not its debug page listing every URL.
+    assert missing == (404, {"code": "not_found", "message": "Not found."})
+    assert "Bot account bot-strong (strong): created" in output
+    assert "Demo admin" not in output
+    assert "(DEBUG off)" in output
