@@ -19,6 +19,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 import rules
+from accounts.models import BotLevel
+from config.schema import documented
 from games import selectors, services
 from games.models import TableStatus
 
@@ -144,14 +146,32 @@ class TableListApi(TableApi):
         game = serializers.ChoiceField(choices=list(rules.GAMES), required=False)
         status = serializers.ChoiceField(choices=TableStatus.choices, required=False)
         mine = serializers.BooleanField(required=False, default=False)
+        # Read by TablePagination; checked here so a bad one is a 400.
+        page = serializers.IntegerField(
+            required=False, min_value=1, help_text="1-based page number."
+        )
+        page_size = serializers.IntegerField(
+            required=False,
+            min_value=1,
+            max_value=TablePagination.max_page_size,
+            help_text="Tables per page (default 20).",
+        )
 
     class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "TableCreateInput"
 
-        game = serializers.CharField(max_length=32)
+        # Any string reaches the service, which names the games on offer.
+        game = documented(
+            serializers.CharField(max_length=32),
+            {"type": "string", "enum": list(rules.GAMES)},
+        )
         players = serializers.IntegerField()
-        options = serializers.JSONField(required=False, default=dict)
+        # Any JSON reaches the rules, which say what is wrong with it.
+        options = documented(
+            serializers.JSONField(required=False, default=dict),
+            {"type": "object", "additionalProperties": True},
+        )
         rated = serializers.BooleanField(required=False, default=False)
         watch = serializers.BooleanField(
             required=False,
@@ -159,14 +179,29 @@ class TableListApi(TableApi):
             help_text="True: the creator only watches instead of taking seat 0.",
         )
 
+    class PageOutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "TablePage"
+
+        count = serializers.IntegerField()
+        next = serializers.URLField(allow_null=True)
+        previous = serializers.URLField(allow_null=True)
+        results = TableSummaryOutputSerializer(many=True)
+
     @extend_schema(
         parameters=[FilterSerializer],
-        responses={200: TableSummaryOutputSerializer(many=True)},
+        responses={200: PageOutputSerializer},
+        operation_id="api_tables_list",
     )
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        tables = selectors.table_list(user=_user(request), **filters.validated_data)
+        criteria = {
+            name: value
+            for name, value in filters.validated_data.items()
+            if name not in ("page", "page_size")
+        }
+        tables = selectors.table_list(user=_user(request), **criteria)
         paginator = TablePagination()
         page = paginator.paginate_queryset(tables, request, view=self)
         data = [selectors.table_summary(table=table) for table in page or []]
@@ -226,7 +261,10 @@ class TableBotAddApi(TableApi):
             ref_name = "TableBotAddInput"
 
         seat = serializers.IntegerField(required=False, allow_null=True)
-        level = serializers.CharField(required=False, default="basic", max_length=16)
+        level = documented(
+            serializers.CharField(required=False, default="basic", max_length=16),
+            {"type": "string", "enum": list(BotLevel.values), "default": "basic"},
+        )
 
     @extend_schema(request=InputSerializer, responses={200: TableOutputSerializer})
     def post(self, request: Request, table_id: int) -> Response:
@@ -254,8 +292,11 @@ class ActionSubmitApi(TableApi):
         class Meta:
             ref_name = "ActionSubmitInput"
 
-        action = serializers.JSONField(
-            help_text='One of the table\'s legal_actions, e.g. {"type": "pass"}.'
+        action = documented(
+            serializers.JSONField(
+                help_text='One of the table\'s legal_actions, e.g. {"type": "pass"}.'
+            ),
+            {"type": "object", "additionalProperties": True},
         )
         expected_seq = serializers.IntegerField(required=False, min_value=0)
         command_id = serializers.CharField(required=False, min_length=1, max_length=64)

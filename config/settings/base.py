@@ -266,6 +266,17 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Request bodies get their own components, which say what the server
+    # refuses (minLength for text that may not be blank, no read-only fields).
+    "COMPONENT_SPLIT_REQUEST": True,
+    # The API's contract is JSON (docs/api.md): forms are still parsed (the
+    # browsable API), but the schema documents the JSON bodies only.
+    "PARSER_WHITELIST": ["rest_framework.parsers.JSONParser"],
+    # Every operation's error responses, in the one error shape.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.schema.error_responses",
+    ],
 }
 
 # --- Logging ----------------------------------------------------------------

@@ -1,0 +1,174 @@
+"""Make the OpenAPI schema say which errors each operation can answer.
+
+drf-spectacular documents what a view returns on success; the errors come from
+layers it does not see (authentication, throttling, the body limits, the
+services). ``error_responses`` (a ``POSTPROCESSING_HOOKS`` entry) adds them to
+every operation, each with the one error shape (``Error``), by what the
+operation takes:
+
+* every operation: 401 (a bad or a bot's token is refused before any view
+  runs) and 429 (throttled);
+* a request body: 400 (invalid), 413 (too large), 415 (unsupported type);
+* query parameters: 400;
+* path parameters, or a page number: 404 (no such object, no such page);
+* writes, and reads that need an account: 403 (not yours, CSRF, a bot);
+* the table writes and the fairness check: 409 (not now: full, started, stale,
+  not over yet).
+
+It also says that an optional query parameter may be empty (DRF reads that as
+"not given"), that a trimmed text field cannot be blank (``pattern: \\S``), and
+``documented`` describes a field that takes any value on purpose. ``schemathesis``
+then holds the API to the schema (``tests/config/test_schema.py``).
+"""
+
+from typing import Any, TypeVar
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+FieldT = TypeVar("FieldT", bound=serializers.Field)
+
+ERROR_SCHEMA = {
+    "type": "object",
+    "description": "Every error: a stable code to branch on and a plain message.",
+    "properties": {
+        "code": {"type": "string", "example": "not_found"},
+        "message": {"type": "string", "example": "Not found."},
+        "errors": {
+            "type": "object",
+            "additionalProperties": True,
+            "description": "Validation errors only: the details per field.",
+        },
+    },
+    "required": ["code", "message"],
+}
+
+DESCRIPTIONS = {
+    "400": "Invalid input (bad JSON, a field the server refuses, a rules error).",
+    "401": "Missing, unknown or bot credentials.",
+    "403": "Not allowed: not your seat or table, a CSRF failure, a bot account.",
+    "404": "No such object.",
+    "409": "Not now: the table's state forbids it (full, started, stale, not over).",
+    "413": "The request body is larger than the server accepts.",
+    "415": "The request body's media type is not accepted.",
+    "429": "Throttled: too many requests; retry after the Retry-After header.",
+}
+
+# Operations whose services can answer "not now" (games.errors.Conflict).
+CONFLICT_SUFFIXES = (
+    "/join/",
+    "/leave/",
+    "/bots/",
+    "/start/",
+    "/actions/",
+    "/verify/",
+)
+
+
+def documented(field: FieldT, schema: dict[str, Any]) -> FieldT:
+    """``field``, documented with ``schema`` instead of what its type suggests.
+
+    For fields that take any value on purpose so that the service or the rules
+    can refuse it with their own message (a game's name, an action), while the
+    schema says what a client should send. The field's ``help_text`` is kept.
+    """
+    if field.help_text:
+        schema = {**schema, "description": str(field.help_text)}
+    # A serializer deep-copies its fields by class and arguments, so the
+    # annotation goes on a subclass made for this one field.
+    base = type(field)
+    annotated = type(f"Documented{base.__name__}", (base,), {})
+    extend_schema_field(schema)(annotated)
+    field.__class__ = annotated
+    return field
+
+
+def _non_blank_strings(result: dict[str, Any]) -> None:
+    """Say that a request's required-text fields cannot be blank.
+
+    DRF's ``CharField`` trims whitespace and then refuses an empty string, so
+    " " is refused though ``minLength: 1`` allows it; ``pattern: \\S`` (some
+    character other than whitespace) says what the server checks.
+    """
+    schemas = result.get("components", {}).get("schemas", {})
+    for path_item in result.get("paths", {}).values():
+        for operation in path_item.values():
+            if not isinstance(operation, dict):
+                continue
+            content = operation.get("requestBody", {}).get("content", {})
+            for media in content.values():
+                ref = media.get("schema", {}).get("$ref", "")
+                component = schemas.get(ref.rsplit("/", 1)[-1], {})
+                for prop in component.get("properties", {}).values():
+                    if (
+                        prop.get("type") == "string"
+                        and prop.get("minLength", 0) >= 1
+                        and not ({"pattern", "enum", "format"} & set(prop))
+                    ):
+                        prop["pattern"] = r"\S"
+
+
+def _empty_query_values(result: dict[str, Any]) -> None:
+    """Say that an optional query parameter may be sent empty (``?status=``).
+
+    DRF reads an empty value of an optional field as "not given" (here: no
+    filter), so the server accepts it whatever the parameter's type.
+    """
+    for path_item in result.get("paths", {}).values():
+        for operation in path_item.values():
+            if not isinstance(operation, dict):
+                continue
+            for parameter in operation.get("parameters", []):
+                if parameter.get("in") != "query" or parameter.get("required"):
+                    continue
+                schema = parameter.get("schema", {})
+                if schema.get("type") == "string":
+                    schema.pop("minLength", None)
+                    if "enum" in schema and "" not in schema["enum"]:
+                        schema["enum"] = [*schema["enum"], ""]
+                elif "type" in schema:
+                    parameter["schema"] = {
+                        "anyOf": [schema, {"type": "string", "maxLength": 0}]
+                    }
+
+
+def _statuses(path: str, method: str, operation: dict[str, Any]) -> set[str]:
+    parameters = operation.get("parameters", [])
+    statuses = {"401", "429"}
+    if "requestBody" in operation:
+        statuses |= {"400", "413", "415"}
+    if any(p.get("in") == "query" for p in parameters):
+        statuses.add("400")
+    if any(p.get("in") == "path" for p in parameters):
+        statuses.add("404")
+    anonymous_allowed = {} in operation.get("security", [{}])
+    if method != "get" or not anonymous_allowed:
+        statuses.add("403")
+    if path.endswith(CONFLICT_SUFFIXES):
+        statuses.add("409")
+    if any(p.get("name") == "page" for p in parameters):
+        statuses.add("404")  # a page past the last one
+    return statuses
+
+
+def error_responses(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Add the ``Error`` schema and each operation's error responses."""
+    _non_blank_strings(result)
+    _empty_query_values(result)
+    components = result.setdefault("components", {}).setdefault("schemas", {})
+    components["Error"] = ERROR_SCHEMA
+    reference = {"$ref": "#/components/schemas/Error"}
+    for path, item in result.get("paths", {}).items():
+        for method, operation in item.items():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            responses = operation["responses"]
+            for status in sorted(_statuses(path, method, operation)):
+                responses.setdefault(
+                    status,
+                    {
+                        "content": {"application/json": {"schema": reference}},
+                        "description": DESCRIPTIONS[status],
+                    },
+                )
+    return result
