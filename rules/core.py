@@ -132,14 +132,6 @@ class Event:
         return Event(self.type, self.version, payload)
 
 
-def events_to_json(events: Iterable[Event]) -> str:
-    return json.dumps([e.to_json() for e in events], separators=(",", ":"))
-
-
-def events_from_json(text: str) -> list[Event]:
-    return [Event.from_json(d) for d in json.loads(text)]
-
-
 # Payload keys that are secret while the match is in play, whatever the game.
 # ``seed`` and ``decks`` live in match_started; ``deck`` and ``shuffled_from``
 # in deal/reshuffle events (the full order of the cards).

@@ -61,11 +61,6 @@ def suit_totals(hand: Sequence[Card]) -> dict[str, int]:
     return totals
 
 
-def is_alager(hand: Sequence[Card]) -> bool:
-    """Exactly the queen, king and ace of one suit (§6.1)."""
-    return frozenset(hand) in ALAGERS
-
-
 def is_hori(hand: Sequence[Card]) -> bool:
     """Three aces (meaningful only when the Hoří variant is on)."""
     return len(hand) == 3 and all(c[0] == "A" for c in hand)

@@ -59,8 +59,3 @@ def find_triples(
                     found.update(row[j : j + 3] if leftmost3 else row[j:end])
             j = end
     return sorted(found)
-
-
-def every_cell(geo: Geometry) -> range:
-    """All cells: for the checks that look at the whole table."""
-    return range(geo.size)
