@@ -13,6 +13,12 @@ from typing import Any
 from rules.alager.state import Rules
 from rules.core import InvalidOptions, Option
 
+#: The most deals a match can last, whatever the options: first_to_limit and
+#: elimination matches can in principle go on for ever (ties under
+#: ``tie_rule = "none"``, Alagers striking points off), so after this many deals
+#: the match ends and is scored as it stands (docs/rules-decisions.md, E-8).
+MAX_DEALS_PER_MATCH = 300
+
 OPTIONS: tuple[Option, ...] = (
     Option(
         "deck",

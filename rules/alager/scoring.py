@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules.alager.hands import hand_value
+from rules.alager.options import MAX_DEALS_PER_MATCH
 from rules.alager.state import AlagerState, DealResult
 
 
@@ -43,6 +44,7 @@ def score_deal(
         over = any(p >= limit for p in penalties)
     else:
         over = state.deal >= rules.num_deals
+    over = over or state.deal >= MAX_DEALS_PER_MATCH
     next_dealer = None if over else next_dealer_after(state, penalised, set(active))
     return DealResult(
         deal=state.deal,

@@ -16,6 +16,10 @@ from rules.core import Option
 LeadRule = Literal["rotate", "winner"]
 SevenRule = Literal["led", "player_has_trick"]
 
+#: The largest target: every deal scores at least one point for one side, so a
+#: match lasts at most ``2 × target − 1`` deals (docs/rules-decisions.md, Alkort 12).
+MAX_TARGET = 100
+
 OPTIONS: tuple[Option, ...] = (
     Option(
         "target",
@@ -23,7 +27,7 @@ OPTIONS: tuple[Option, ...] = (
         "The first side whose score reaches this many points wins the match (B9).",
         kind="int",
         minimum=1,
-        maximum=1000,
+        maximum=MAX_TARGET,
     ),
     Option(
         "lead_rule",

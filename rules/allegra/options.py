@@ -49,6 +49,15 @@ PUBLISHED_COPIES: dict[int, int] = {
 #: Turns per round per player before the §9.3 safeguard ends the round.
 TURNS_PER_PLAYER = 60
 
+#: The most cards a custom deck may hold (twice the published deck).
+MAX_DECK_SIZE = 240
+
+#: The longest a round can last, in turns, whatever the options say: the
+#: largest ``max_turns_per_round`` accepted, and the limit a round with
+#: ``max_turns_per_round = null`` ("no limit") still stops at, as a forced end
+#: (docs/rules-decisions.md, Allegra E-19).
+MAX_TURNS_PER_ROUND = 1000
+
 OPTIONS: tuple[Option, ...] = (
     Option("rounds", 3, "Rounds per match", kind="int", minimum=1, maximum=20),
     Option(
@@ -65,6 +74,9 @@ OPTIONS: tuple[Option, ...] = (
         "A custom deck: every card value, each as often as it has copies; "
         "overrides 'deck' when given",
         kind="int_list",
+        minimum=-99,
+        maximum=99,
+        max_length=MAX_DECK_SIZE,
         nullable=True,
     ),
     Option(
@@ -144,9 +156,11 @@ OPTIONS: tuple[Option, ...] = (
         "max_turns_per_round",
         0,
         "Safeguard: a round that reaches this many turns without a trigger "
-        "ends at once; 0 = 60 x the number of players, null = no limit",
+        "ends at once; 0 = 60 x the number of players, null = no limit "
+        f"(the engine still ends a round after {MAX_TURNS_PER_ROUND} turns)",
         kind="int",
         minimum=0,
+        maximum=MAX_TURNS_PER_ROUND,
         nullable=True,
     ),
 )

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.allegra.geometry import Geometry, geometry
-from rules.allegra.options import Rules, standard_deck_for
+from rules.allegra.options import MAX_TURNS_PER_ROUND, Rules, standard_deck_for
 from rules.allegra.state import AllegraState, RoundResult
 from rules.allegra.triples import find_triples
 from rules.core import Event, match_ended, outcome_from_scores
@@ -66,7 +66,9 @@ def end_of_turn(
                 break
         else:
             limit = rules.max_turns_per_round
-            if limit is not None and st.turn + 1 >= limit:
+            if limit is None:  # "no limit" still stops at the engine's cap
+                limit = MAX_TURNS_PER_ROUND
+            if st.turn + 1 >= limit:
                 trigger, queue, forced = a, (), True
         if trigger is not None:
             events.append(
