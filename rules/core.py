@@ -100,7 +100,7 @@ class InvalidOptions(RulesError):
 # ---------------------------------------------------------------- events
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Event:
     """A fact that happened in a match.
 
@@ -108,11 +108,22 @@ class Event:
     import path) and ``version`` its payload schema version, so stored events
     survive refactoring. ``payload`` is a JSON-safe dict and must be treated as
     immutable: nothing in the engine mutates a payload after creating it.
+
+    The constructor sets the slots directly: a frozen dataclass's generated
+    ``__init__`` goes through ``object.__setattr__`` and took twice as long,
+    and every action of every game builds a few events.
     """
 
     type: str
     version: int = 1
     payload: dict[str, Any] = field(default_factory=dict)
+
+    def __init__(
+        self, type: str, version: int = 1, payload: dict[str, Any] | None = None
+    ) -> None:
+        _set_event_type(self, type)
+        _set_event_version(self, version)
+        _set_event_payload(self, {} if payload is None else payload)
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, "version": self.version, "payload": self.payload}
@@ -130,6 +141,11 @@ class Event:
         payload = {k: v for k, v in self.payload.items() if k not in changes}
         payload.update({k: v for k, v in changes.items() if v is not ...})
         return Event(self.type, self.version, payload)
+
+
+_set_event_type = vars(Event)["type"].__set__
+_set_event_version = vars(Event)["version"].__set__
+_set_event_payload = vars(Event)["payload"].__set__
 
 
 # Payload keys that are secret while the match is in play, whatever the game.
@@ -322,11 +338,13 @@ S = TypeVar("S")
 
 
 class Game(ABC, Generic[S]):
-    """The contract every game implements (ARCHITECTURE.md §3).
+    """The contract every game implements (docs/rules-api.md).
 
-    Subclasses set the class attributes and implement the abstract methods.
-    ``replay``, ``options_schema``, ``validate_options``, JSON helpers and
-    ``verify`` are shared.
+    Subclasses set the class attributes and implement the abstract methods;
+    ``start`` is shared and calls the hooks ``resolve_options``, ``deck_card``
+    and ``opening_events``. ``replay``, ``options_schema``,
+    ``validate_options``, ``verify`` and the state cache are shared too. See
+    docs/rules-api.md for the whole contract.
     """
 
     name: ClassVar[str]
@@ -368,7 +386,29 @@ class Game(ABC, Generic[S]):
         """Allowed player counts for these (validated) options."""
         return self.min_players, self.max_players
 
+    def resolve_options(self, options: dict[str, Any], players: int) -> dict[str, Any]:
+        """Hook: check the options against the player count, fill derived defaults.
+
+        ``options`` are validated and complete; the result is what
+        ``match_started`` records. The default changes nothing.
+        """
+        return options
+
+    def deck_card(self, value: object) -> Any:
+        """Hook: one card of a deck given to ``start``, in canonical form.
+
+        Raises MalformedAction (with a message) for a value that is not a card
+        of this game. The default accepts the value as it is.
+        """
+        return value
+
     @abstractmethod
+    def opening_events(self, state: S) -> list[Event]:
+        """Hook: the events after ``match_started`` (the first deal and its effects).
+
+        ``state`` is the fold of ``match_started`` alone.
+        """
+
     def start(
         self,
         players: int,
@@ -376,7 +416,57 @@ class Game(ABC, Generic[S]):
         seed: int | str | None = None,
         deck: Sequence[Any] | None = None,
     ) -> list[Event]:
-        """Opening events: ``<game>.match_started`` then the first deal."""
+        """Opening events: ``<game>.match_started`` then the first deal.
+
+        The same steps for every game: validate the options and the player
+        count, let the game resolve what depends on the count
+        (:meth:`resolve_options`), take the seed (a fresh secret one when none
+        is given), check any given decks (:meth:`check_decks`), record
+        ``match_started`` and add the game's :meth:`opening_events`. ``deck``
+        is one deck or a list of decks, used for the first deals in order
+        instead of shuffles (tests and puzzles). Raises InvalidOptions.
+        """
+        from rules import dealing
+
+        opts = self.validate_options(options)
+        self.validate_players(players, opts)
+        opts = self.resolve_options(opts, players)
+        seed_text = dealing.seed_or_new(seed)
+        decks = self.check_decks(deck, opts)
+        first = match_started(
+            self.name, players=players, options=opts, seed=seed_text, decks=decks
+        )
+        return [first, *self.opening_events(self.evolve(None, first))]
+
+    def check_decks(
+        self, deck: Sequence[Any] | None, options: Mapping[str, Any]
+    ) -> list[list[Any]]:
+        """Given decks, each checked to be a reordering of the match's deck.
+
+        One rule and one message for every game: each card must be a card of
+        the game (:meth:`deck_card`), and each deck must hold exactly the cards
+        of :meth:`standard_deck` for these options, in any order.
+        """
+        from collections import Counter
+
+        from rules import dealing
+
+        full = Counter(self.standard_deck(options))
+        out = []
+        for i, given in enumerate(dealing.normalise_decks(deck), start=1):
+            try:
+                cards = [self.deck_card(c) for c in given]
+            except MalformedAction as exc:
+                raise InvalidOptions(
+                    f"Given deck {i} holds a bad card: {exc}"
+                ) from None
+            if Counter(cards) != full:
+                raise InvalidOptions(
+                    f"Given deck {i} must hold exactly the {sum(full.values())} "
+                    "cards of the match's deck, in any order"
+                )
+            out.append(cards)
+        return out
 
     @abstractmethod
     def standard_deck(self, options: Mapping[str, Any]) -> list[Any]:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.alkort import events as ev
+from rules.alkort.decide import partners_revealed
 from rules.alkort.evolve import evolve
 from rules.alkort.knowledge import (
     Knowledge,
@@ -97,6 +98,6 @@ class Determiniser:
                     },
                 )
             elif event.type == ev.PARTNERS_REVEALED:
-                event = ev.partners_revealed(state.hands)
+                event = partners_revealed(state.hands)
             state = evolve(state, event)
         return state

@@ -18,6 +18,10 @@ from collections.abc import Iterable
 
 from rules.cards import deck_of
 
+#: Cards in each hand, and in the stock (B3); the rest of the pack is dead.
+HAND_SIZE = 9
+STOCK_SIZE = 8
+
 #: Ranks in the unshuffled order of B2 (no 5, no 10).
 RANKS = "2346789JQKA"
 #: The unshuffled deck: suit by suit (C, D, H, S), each from 2 up to the ace.

@@ -1,6 +1,6 @@
-"""Allegra's match options (ALLEGRA.md §3.2) and the decks they describe.
+"""Allegra's match options (docs/rules/allegra.md, "Options") and the decks they describe.
 
-Option names and string values are the rules file's, in snake_case
+Option names and string values are the rules text's, in snake_case
 (``knockMinPlayers`` → ``knock_min_players``, ``"outOfPlay"`` → ``"out_of_play"``).
 The options a match was started with are kept in the state as :class:`Rules`,
 a small frozen record that the hot paths read without dictionary lookups.
@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from rules.core import InvalidOptions, Option
+from rules.records import OptionsRecord
 
 #: §3.1, ``deck = "published"``: copies per value, −1 … 11.
 PUBLISHED_COPIES: dict[int, int] = {
@@ -64,7 +65,7 @@ OPTIONS: tuple[Option, ...] = (
         "deck",
         "seed",
         'The deck: "seed" (1-11, 10 copies each, 110 cards) or "published" '
-        "(-1 to 11, 120 cards, ALLEGRA.md §3.1)",
+        "(-1 to 11, 120 cards)",
         kind="choice",
         choices=("seed", "published"),
     ),
@@ -167,7 +168,7 @@ OPTIONS: tuple[Option, ...] = (
 
 
 @dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(OptionsRecord):
     """The validated options of one match, as the engine reads them."""
 
     rounds: int = 3
@@ -184,21 +185,6 @@ class Rules:
     next_round_start: Literal["rotate", "trigger"] = "rotate"
     game_tie_break: Literal["shared", "last_round"] = "shared"
     max_turns_per_round: int | None = 0
-
-    @classmethod
-    def from_options(cls, options: Mapping[str, Any]) -> Rules:
-        """From validated options (every key present)."""
-        values = {f.name: options[f.name] for f in fields(cls)}
-        if values["deck_composition"] is not None:
-            values["deck_composition"] = tuple(values["deck_composition"])
-        return cls(**values)
-
-    def to_options(self) -> dict[str, Any]:
-        """The JSON-safe options dict (as stored in ``match_started``)."""
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
-        if self.deck_composition is not None:
-            data["deck_composition"] = list(self.deck_composition)
-        return data
 
 
 def standard_deck_for(rules: Rules) -> tuple[int, ...]:

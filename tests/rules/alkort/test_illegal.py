@@ -207,19 +207,19 @@ def test_nothing_after_the_match_ends():
             4,
             {},
             DECK[:43],
-            "Deck 1 must hold each of the 44 Alkort cards exactly once (no fives, no tens)",
+            "Given deck 1 must hold exactly the 44 cards of the match's deck, in any order",
         ),
         (
             4,
             {},
             ["5H", *DECK[1:]],
-            "Deck 1 must hold each of the 44 Alkort cards exactly once (no fives, no tens)",
+            "Given deck 1 holds a bad card: 5H is not an Alkort card (no fives, no tens)",
         ),
         (
             4,
             {},
             ["x", *DECK[1:]],
-            "Deck 1: 'x' is not a card: write rank then suit, e.g. 'QH' or 'TC' (ranks 2 3 4 5 6 7 8 9 T J Q K A, suits C D H S)",
+            "Given deck 1 holds a bad card: 'x' is not a card: write rank then suit, e.g. 'QH' or 'TC' (ranks 2 3 4 5 6 7 8 9 T J Q K A, suits C D H S)",
         ),
     ],
 )

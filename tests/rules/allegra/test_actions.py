@@ -321,10 +321,16 @@ def test_invalid_options_are_rejected(players, options, message):
 
 
 def test_a_given_deck_must_hold_the_matchs_cards():
-    with pytest.raises(InvalidOptions, match="exactly the 110 cards"):
+    with pytest.raises(InvalidOptions) as info:
         GAME.start(2, seed=1, deck=[1, 2, 3])
-    with pytest.raises(InvalidOptions, match="whole numbers"):
+    assert str(info.value) == (
+        "Given deck 1 must hold exactly the 110 cards of the match's deck, in any order"
+    )
+    with pytest.raises(InvalidOptions) as info:
         GAME.start(2, seed=1, deck=["1"] * 110)
+    assert str(info.value) == (
+        "Given deck 1 holds a bad card: '1' is not a card value (a whole number)"
+    )
 
 
 def test_options_are_stored_complete_with_the_turn_limit_resolved():

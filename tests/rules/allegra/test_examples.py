@@ -10,7 +10,8 @@ import pytest
 
 from rules.allegra.geometry import geometry, idx
 from rules.allegra.options import Rules
-from rules.allegra.rounds import end_of_round, outcome_for, round_scores
+from rules.allegra.rounds import end_of_round
+from rules.allegra.scoring import outcome_for, round_scores
 from rules.allegra.state import RoundResult
 from rules.allegra.triples import find_triples
 from rules.core import IllegalAction

@@ -71,7 +71,7 @@ def test_the_end_of_a_match_reveals_the_seed_and_the_outcome():
         st, new = GAME.apply(st, seat, GAME.legal_actions(st, seat)[0])
         events.extend(new)
     view = GAME.view(st, 0)
-    assert view["phase"] == "game_over" and view["to_act"] == []
+    assert view["phase"] == "over" and view["to_act"] == []
     assert view["outcome"] == events[-1].payload["outcome"]
     assert view["outcome"]["scores"] == view["scores"]
     assert len(view["round_results"]) == 1
