@@ -175,11 +175,11 @@ def run_arena(
         )
         actions += count
         for s, level in enumerate(seat_levels):
-            st = levels[level]
-            st.seats += 1
-            st.wins += s in outcome["winners"]
-            st.scores.append(outcome["scores"][s])
-            st.places.append(outcome["places"][s])
+            tally = levels[level]
+            tally.seats += 1
+            tally.wins += s in outcome["winners"]
+            tally.scores.append(outcome["scores"][s])
+            tally.places.append(outcome["places"][s])
         if progress is not None:
             progress(1)
     return ArenaResult(

@@ -29,6 +29,31 @@ def assert_json_safe(value: Any) -> None:
     assert roundtrip(value) == value, f"not JSON-safe: {value!r}"
 
 
+def assert_refused(
+    game: Game[Any],
+    state: Any,
+    seat: int,
+    action: Any,
+    error: type[rules.RulesError],
+    message: str,
+) -> None:
+    """``action`` by ``seat`` is refused with exactly ``error`` and ``message``.
+
+    Strict on purpose: the error's class (not a subclass), the whole message a
+    player reads, and the state unchanged afterwards (its JSON form, so a
+    mutated tuple or dict inside it would show).
+    """
+    before = json.dumps(game.dump_state(state), sort_keys=True)
+    try:
+        game.decide(state, seat, action)
+    except rules.RulesError as exc:
+        assert type(exc) is error, f"{type(exc).__name__}: {exc}"
+        assert str(exc) == message, str(exc)
+    else:  # pragma: no cover - a failure path
+        raise AssertionError(f"{action!r} by seat {seat} was accepted")
+    assert json.dumps(game.dump_state(state), sort_keys=True) == before
+
+
 def check_no_leak(
     game: Game[Any], events: list[Event], state: Any, rng: random.Random, secret: str
 ) -> None:

@@ -3,7 +3,7 @@ early stop, played through the engine on forced deals."""
 
 import pytest
 
-from tests.rules.alkort.scripting import (
+from tests.rules.alkort.helpers import (
     GAME,
     of_type,
     pass_all,

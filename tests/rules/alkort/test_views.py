@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-from tests.rules.alkort.scripting import GAME, deck_for, pass_all, play_cards
+from tests.rules.alkort.helpers import GAME, deck_for, pass_all, play_cards
 from tests.rules.alkort.test_illegal import HANDS
 
 
