@@ -31,7 +31,7 @@ work generically (a game lives in ``rules/<game>/`` and exposes ``GAME``):
   ``players``, ``options``, ``seat``, ``phase``, ``to_act``, ``outcome``.
 - ``decide`` checks strictly (:func:`require_type`, :func:`require_keys`, cards
   through ``cards.parse_card``); ``legal_actions`` lists the canonical forms of
-  ARCHITECTURE.md §3 with no extra keys.
+  docs/rules-api-<game>.md with no extra keys.
 - ``inventory``, ``standard_deck`` and ``resample_unseen`` serve the shared
   contract test in ``tests/rules/contract.py`` (``check_playouts``).
 - Decisions where a rules file is silent go to ``docs/rules-decisions.md``;

@@ -4,7 +4,7 @@ consistent with it.
 Both the no-leak test hook (:func:`rules.alkort.hidden.resample_unseen`) and
 the bots' determinisation read a seat's knowledge from the *redacted* events
 of the current deal only, so they cannot use more than the seat saw. The rules
-(ALKORT.md B4, B5, B7, B11) let a seat know:
+(docs/rules/alkort.md B4, B5, B7, B11) let a seat know:
 
 - its own hand, every card played, and an exchanger's whole shown hand;
 - as the exchanger, the stock it took and its discards; otherwise that the

@@ -1,4 +1,4 @@
-"""End of a deal and its score (ALKORT.md B9).
+"""End of a deal and its score (docs/rules/alkort.md B9).
 
 Only the side that reaches five tricks scores: the run of tricks its side won
 from trick 1 when that run is five or more (múkur 5, an n-card stroke n),

@@ -1,4 +1,4 @@
-"""Alkort's pack and the static card tables of ALKORT.md B2, B4, B5 and B6.
+"""Alkort's pack and the static card tables of docs/rules/alkort.md B2, B4, B5 and B6.
 
 Cards are the shared two-character strings (:mod:`rules.cards`). Alkort strips
 the fives and tens, leaving 44 cards; everything here is computed once at import

@@ -1,4 +1,4 @@
-"""What actions cause (ALLEGRA.md §5-§7): ``decide`` and the turn's own actions.
+"""What actions cause (docs/rules/allegra.md §5-§7): ``decide`` and the turn's own actions.
 
 ``decide`` checks an action strictly and answers with events; it never changes
 the state. The knock window and exchange live in :mod:`.exchange`, the legal

@@ -1,4 +1,4 @@
-"""The knock window's answers and the knock exchange (ALLEGRA.md §7.3-§7.4).
+"""The knock window's answers and the knock exchange (docs/rules/allegra.md §7.3-§7.4).
 
 Handlers in the shape :func:`rules.allegra.decide.decide` dispatches to: each
 checks its action and answers with events. The exchange's last step (the

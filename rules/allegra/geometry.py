@@ -1,4 +1,4 @@
-"""The table's geometry (ALLEGRA.md §2): grids, shared columns and areas.
+"""The table's geometry (docs/rules/allegra.md §2): grids, shared columns and areas.
 
 Every cell of the table has an index ``12 * seat + 4 * row + col``. Seats are
 numbered clockwise, so the left-hand neighbour of ``p`` is ``p + 1``; the area

@@ -1,4 +1,4 @@
-"""The legal actions of a seat, in the canonical forms of ARCHITECTURE.md §3."""
+"""The legal actions of a seat, in the canonical forms of docs/rules-api.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""End of turn, round end and the deals (ALLEGRA.md §5, §7.5, §9, §10, §12).
+"""End of turn, round end and the deals (docs/rules/allegra.md §5, §7.5, §9, §10, §12).
 
 These functions build events; :mod:`.evolve` applies them. ``decide`` calls
 :func:`end_of_turn` with the table as it is after the turn's own events, so the

@@ -1,4 +1,4 @@
-"""Triple removal (ALLEGRA.md §8).
+"""Triple removal (docs/rules/allegra.md §8).
 
 A line triple is three adjacent, occupied, face-up, equal cards: a whole
 physical column, or three consecutive cells of an area row (which may include

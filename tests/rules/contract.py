@@ -1,7 +1,7 @@
-"""The contract test every game passes (STYLE.md habit 2).
+"""The contract test every game passes, and the strict refusal helper.
 
 ``check_playouts`` plays seeded random matches to the end, choosing uniformly
-among ``legal_actions``, and checks at every step what ARCHITECTURE.md §3 and §5
+among ``legal_actions``, and checks at every step what docs/rules-api.md and docs/architecture.md (hidden information)
 promise: legal actions exist until the outcome is set, every legal action is
 accepted, replay equals the live state, every card is accounted for exactly once,
 events, views and states survive a JSON round trip, and no seat's payloads change

@@ -1,4 +1,4 @@
-"""Hand valuation and special hands: every worked example of ALAGER.md §16."""
+"""Hand valuation and special hands: every worked example of docs/rules/alager.md §16."""
 
 import doctest
 

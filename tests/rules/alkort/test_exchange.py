@@ -1,4 +1,4 @@
-"""ALKORT.md B4/C2: the weak-hand stock exchange, and B5's partner reveal."""
+"""docs/rules/alkort.md B4/C2: the weak-hand stock exchange, and B5's partner reveal."""
 
 import pytest
 

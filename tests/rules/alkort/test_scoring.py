@@ -1,4 +1,4 @@
-"""ALKORT.md C3: the eight scoring sequences, the game-end example, and B9's
+"""docs/rules/alkort.md C3: the eight scoring sequences, the game-end example, and B9's
 early stop, played through the engine on forced deals."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""ALKORT.md C1: every worked trick, by the B8 algorithm and in real play."""
+"""docs/rules/alkort.md C1: every worked trick, by the B8 algorithm and in real play."""
 
 import pytest
 

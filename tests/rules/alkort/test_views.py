@@ -1,4 +1,4 @@
-"""What each seat sees (ALKORT.md B11), and the package's docstring examples."""
+"""What each seat sees (docs/rules/alkort.md B11), and the package's docstring examples."""
 
 import doctest
 import importlib

@@ -1,4 +1,4 @@
-"""Every worked example of ALLEGRA.md §15, replayed through the engine.
+"""Every worked example of docs/rules/allegra.md §15, replayed through the engine.
 
 The examples use the published deck. Examples 2-6 show the discard pile under
 ``triple_cards_to = "discard"``; each also runs under the default
