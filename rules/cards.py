@@ -52,10 +52,12 @@ def parse_card(text: object) -> Card:
 
 
 def rank_of(card: Card) -> str:
+    """The rank of a card: ``"QH"`` → ``"Q"``."""
     return card[0]
 
 
 def suit_of(card: Card) -> str:
+    """The suit of a card: ``"QH"`` → ``"H"``."""
     return card[1]
 
 

@@ -126,10 +126,12 @@ class Event:
         _set_event_payload(self, {} if payload is None else payload)
 
     def to_json(self) -> dict[str, Any]:
+        """``{"type", "version", "payload"}``, as stored and sent."""
         return {"type": self.type, "version": self.version, "payload": self.payload}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Event:
+        """Read an event back from its JSON form."""
         return cls(
             type=str(data["type"]),
             version=int(data.get("version", 1)),
@@ -364,6 +366,7 @@ class Game(ABC, Generic[S]):
         return {o.name: o.to_json() for o in self.OPTIONS}
 
     def default_options(self) -> dict[str, Any]:
+        """Every option at its default."""
         return {o.name: o.default for o in self.OPTIONS}
 
     def validate_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -373,6 +376,7 @@ class Game(ABC, Generic[S]):
     def validate_players(
         self, players: object, options: Mapping[str, Any] | None = None
     ) -> int:
+        """The player count, checked against these options; raises InvalidOptions."""
         if not isinstance(players, int) or isinstance(players, bool):
             raise InvalidOptions("The number of players must be a whole number")
         lo, hi = self.player_range(self.validate_options(options))
@@ -479,6 +483,7 @@ class Game(ABC, Generic[S]):
         """Apply one event. ``state`` is None only for ``match_started``."""
 
     def replay(self, events: Iterable[Event]) -> S:
+        """The state after folding ``evolve`` over ``events`` (the first is ``match_started``)."""
         state: S | None = None
         for event in events:
             state = self.evolve(state, event)
@@ -594,6 +599,7 @@ class Game(ABC, Generic[S]):
         return codec.dump(state)
 
     def load_state(self, data: JSON) -> S:
+        """A state back from ``dump_state``'s JSON form."""
         from rules import codec
 
         result: S = codec.load(self.state_type, data)

@@ -58,6 +58,7 @@ class DealResult:
     next_dealer: int | None
 
     def to_json(self) -> dict[str, Any]:
+        """The ``alager.deal_ended`` payload (JSON-safe)."""
         return {
             "deal": self.deal,
             "reason": self.reason,
@@ -74,6 +75,7 @@ class DealResult:
 
     @classmethod
     def from_json(cls, p: dict[str, Any]) -> DealResult:
+        """Read back an ``alager.deal_ended`` payload."""
         return cls(
             deal=p["deal"],
             reason=p["reason"],

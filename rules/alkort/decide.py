@@ -43,10 +43,12 @@ ACTION_TYPES = ("exchange", "pass", "play")
 
 
 def to_act(state: State) -> tuple[int, ...]:
+    """The seat to act, or ``()`` when the match is over."""
     return (state.turn,) if state.turn >= 0 else ()
 
 
 def legal_actions(state: State, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now, in canonical form (``[]`` off turn)."""
     if seat != state.turn:
         return []
     hand = state.hands[seat]
@@ -72,6 +74,7 @@ def playable(state: State, seat: int) -> tuple[str, ...]:
 
 
 def decide(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
+    """The events ``action`` by ``seat`` causes; raises IllegalAction."""
     if seat != state.turn or state.turn < 0:
         check_turn(to_act(state), seat)
     if type(action) is dict and len(action) == 2 and action.get("type") == "play":

@@ -48,6 +48,7 @@ class Determiniser:
         )
 
     def sample(self, rng: random.Random) -> State:
+        """One sampled full state consistent with what the seat knows."""
         return self.build(sample(self.knowledge, rng), rng)
 
     def build(self, world: Layout, rng: random.Random) -> State:

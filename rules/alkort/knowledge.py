@@ -63,11 +63,13 @@ class Knowledge:
 
     @property
     def partner(self) -> int | None:
+        """The seat's partner (4 players), or None."""
         if self.seat is None or self.players != 4:
             return None
         return (self.seat + 2) % 4
 
     def hand_size(self, seat: int) -> int:
+        """How many cards ``seat`` holds now."""
         return HAND_SIZE - len(self.played[seat])
 
     def allowed(self, seat: int) -> frozenset[str] | None:

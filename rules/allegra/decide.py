@@ -58,6 +58,7 @@ __all__ = ["decide", "legal_actions", "to_act"]
 
 
 def decide(state: AllegraState, seat: int, action: Mapping[str, Any]) -> list[Event]:
+    """The events ``action`` by ``seat`` causes; raises IllegalAction."""
     acting = to_act(state)
     if seat not in acting:
         _not_your_turn(state, acting, seat, action)

@@ -113,6 +113,7 @@ class Determiniser:
                 break
 
     def sample(self, rng: random.Random) -> AllegraState:
+        """One sampled full state consistent with what the seat knows."""
         view = self.view
         unseen = list(self.unseen)
         rng.shuffle(unseen)

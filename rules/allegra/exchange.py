@@ -23,12 +23,14 @@ from rules.core import Event, IllegalAction, MalformedAction, require_keys
 def knock_answer(
     state: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
 ) -> list[Event]:
+    """The events of a knock or pass answer in the knock window (§7.3)."""
     return answer(state, seat, action, True)
 
 
 def answer(
     state: AllegraState, seat: int, action: Mapping[str, Any], knocks: bool
 ) -> list[Event]:
+    """Record one seat's answer; the window closes when the last is in."""
     require_keys(action, ())
     events = [Event(ev.KNOCK_ANSWERED, 1, {"seat": seat, "knock": knocks})]
     kn = knock_of(state)
@@ -41,6 +43,7 @@ def answer(
 def give(
     state: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
 ) -> list[Event]:
+    """The drawer gives the drawn card to a knocker (§7.4, GIVE)."""
     require_keys(action, ("to",))
     to = action["to"]
     if not isinstance(to, int) or isinstance(to, bool):
@@ -59,6 +62,7 @@ def give(
 def place(
     state: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
 ) -> list[Event]:
+    """The knocker places the card at ``k1`` and picks up O (KNOCKER_PLACE)."""
     require_keys(action, ("cell",))
     i = cell_in(state, geo, action, "cell", seat)
     if i not in knock.k1_choices(geo, state.cards, state.active, seat):
@@ -84,6 +88,7 @@ def place(
 def take(
     state: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
 ) -> list[Event]:
+    """The drawer takes T from the knocker's area (DRAWER_TAKE)."""
     require_keys(action, ("cell",))
     kn = knock_of(state)
     assert kn.knocker is not None and kn.k1 is not None
@@ -111,6 +116,7 @@ def take(
 def put(
     state: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
 ) -> list[Event]:
+    """The drawer puts T in his area; O fills the hole; the turn ends (DRAWER_PLACE)."""
     require_keys(action, ("cell",))
     kn = knock_of(state)
     k1, k2 = kn.k1, kn.k2

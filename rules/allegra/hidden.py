@@ -30,6 +30,7 @@ from rules.core import Event, Seat, strip_secrets
 
 
 def inventory(state: AllegraState) -> list[int]:
+    """Every card of the match, wherever it lies (for the conservation check)."""
     cards = [c for c in state.cards if c is not None]
     cards.extend(state.draw)
     cards.extend(state.discard)
@@ -45,6 +46,7 @@ def inventory(state: AllegraState) -> list[int]:
 def resample_unseen(
     events: Sequence[Event], seat: Seat, rng: random.Random
 ) -> list[Event]:
+    """An alternative history ``seat`` cannot tell from ``events``."""
     alt = list(events)
     if not alt:
         return alt

@@ -9,6 +9,7 @@ from rules.core import Action
 
 
 def legal_actions(state: AllegraState, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now, in canonical form (``[]`` off turn)."""
     if seat not in to_act(state):
         return []
     geo = geometry(state.players)
@@ -55,4 +56,5 @@ def legal_actions(state: AllegraState, seat: int) -> list[Action]:
 
 
 def knockers_of(state: AllegraState) -> tuple[int, ...]:
+    """The seats that knocked in the window just closed."""
     return () if state.knock is None else state.knock.knockers

@@ -54,6 +54,7 @@ class RandomPolicy(Policy):
     level = "random"
 
     def choose(self, inp: BotInput, rng: random.Random) -> Action:
+        """A legal action, uniformly at random."""
         return dict(rng.choice(inp.legal))
 
 

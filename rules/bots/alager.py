@@ -41,6 +41,7 @@ KNOCK_AT_MANY = 27
 
 
 def knock_threshold(players: int) -> int:
+    """The hand value from which ``basic`` knocks, by number of active players."""
     return KNOCK_AT.get(players, KNOCK_AT_MANY)
 
 
@@ -71,6 +72,7 @@ class PoolStats:
         return full
 
     def count_sum(self, suit: str) -> tuple[int, int]:
+        """How many unseen cards of ``suit`` there are, and their total value."""
         table, count = self.ranks_full
         seen = self.seen[suit]
         return count - len(seen), table[0] - sum(seen)
@@ -153,6 +155,7 @@ class BasicPolicy(Policy):
     level = "basic"
 
     def choose(self, inp: BotInput, rng: random.Random) -> Action:
+        """The heuristic's action for this position."""
         view = inp.view
         hand = view["hand"]
         seen = [*hand, *view["table"], *view["discard_pile"]]
@@ -264,6 +267,7 @@ class StrongPolicy(Policy):
         self.deadline = deadline
 
     def choose(self, inp: BotInput, rng: random.Random) -> Action:
+        """The candidate with the fewest expected points over sampled worlds."""
         if len(inp.legal) == 1:
             return dict(inp.legal[0])
         view = inp.view

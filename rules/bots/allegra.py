@@ -55,6 +55,7 @@ class BasicPolicy(Policy):
     level = "basic"
 
     def choose(self, inp: BotInput, rng: random.Random) -> Action:
+        """The heuristic's action for this position."""
         legal = inp.legal
         if len(legal) == 1:
             return dict(legal[0])
@@ -255,6 +256,7 @@ class StrongPolicy(Policy):
         self.others_weight = others_weight
 
     def choose(self, inp: BotInput, rng: random.Random) -> Action:
+        """The candidate with the best mean result over sampled worlds."""
         legal = inp.legal
         if len(legal) == 1:
             return dict(legal[0])
