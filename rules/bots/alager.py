@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rules.alager import GAME, AlagerState
+from rules.alager import events as ev
 from rules.alager.determinise import Knowledge, LastTurn, read_knowledge, sample_world
 from rules.alager.hands import CARD_VALUES, hand_value, special_kind
 from rules.bots import BotInput, Policy
@@ -226,7 +227,7 @@ def rollout(state: AlagerState, seat: int, action: Action) -> float:
     events: list[Event] = GAME.decide(state, seat, action)
     while True:
         for event in events:
-            if event.type == "alager.deal_ended":
+            if event.type == ev.DEAL_ENDED:
                 changes: list[int] = event.payload["changes"]
                 return float(changes[seat])
             state = GAME.evolve(state, event)
