@@ -53,14 +53,6 @@ def hand_value(hand: Sequence[Card]) -> int:
     return max(va, vb, vc)
 
 
-def suit_totals(hand: Sequence[Card]) -> dict[str, int]:
-    """Per-suit totals of a hand, for display ("C 20, D 11")."""
-    totals: dict[str, int] = {}
-    for card in hand:
-        totals[card[1]] = totals.get(card[1], 0) + CARD_VALUES[card]
-    return totals
-
-
 def is_hori(hand: Sequence[Card]) -> bool:
     """Three aces (meaningful only when the Hoří variant is on)."""
     return len(hand) == 3 and all(c[0] == "A" for c in hand)
