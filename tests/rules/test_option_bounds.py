@@ -118,3 +118,28 @@ def test_the_documented_ranges():
     assert schemas["alkort"]["target"]["max"] == 100
     assert schemas["allegra"]["max_turns_per_round"]["max"] == 1000
     assert schemas["alager"]["max_turns_per_deal"]["max"] == 10_000
+
+
+CHOICES = [(g, o) for g, o in OPTIONS if o.choices]
+BOOLS = [(g, o) for g, o in OPTIONS if o.kind == "bool"]
+
+
+@pytest.mark.parametrize(
+    ("game", "option"), CHOICES, ids=lambda x: getattr(x, "name", x)
+)
+def test_a_value_outside_the_choices_is_refused(game, option):
+    g = rules.get_game(game)
+    allowed = ", ".join(
+        str(c) if option.kind == "int" else json.dumps(c) for c in option.choices
+    )
+    bad = 7 if option.kind == "int" else "nope"
+    with pytest.raises(InvalidOptions) as info:
+        g.validate_options({option.name: bad})
+    assert str(info.value) == f"Option {option.name!r} must be one of {allowed}"
+
+
+@pytest.mark.parametrize(("game", "option"), BOOLS, ids=lambda x: getattr(x, "name", x))
+def test_a_flag_must_be_true_or_false(game, option):
+    with pytest.raises(InvalidOptions) as info:
+        rules.get_game(game).validate_options({option.name: "yes"})
+    assert str(info.value) == f"Option {option.name!r} must be true or false"
