@@ -45,6 +45,8 @@ class LevelStats:
 
 @dataclass
 class ArenaResult:
+    """The result of an arena run: per level, seats played, wins, scores and places."""
+
     game: str
     players: int
     bots: tuple[str, ...]
@@ -55,6 +57,7 @@ class ArenaResult:
     levels: dict[str, LevelStats]
 
     def to_json(self) -> dict[str, Any]:
+        """The result as JSON-safe data (for reports and docs/bots.md)."""
         return {
             "game": self.game,
             "players": self.players,
@@ -155,6 +158,7 @@ def run_arena(
     rotate: bool = True,
     progress: Callable[[int], None] | None = None,
 ) -> ArenaResult:
+    """Play ``matches`` matches between bot levels and tally each level's results."""
     game = get_game(game_name)
     n = len(bots)
     game.validate_players(n, options)
@@ -175,11 +179,11 @@ def run_arena(
         )
         actions += count
         for s, level in enumerate(seat_levels):
-            st = levels[level]
-            st.seats += 1
-            st.wins += s in outcome["winners"]
-            st.scores.append(outcome["scores"][s])
-            st.places.append(outcome["places"][s])
+            tally = levels[level]
+            tally.seats += 1
+            tally.wins += s in outcome["winners"]
+            tally.scores.append(outcome["scores"][s])
+            tally.places.append(outcome["places"][s])
         if progress is not None:
             progress(1)
     return ArenaResult(
@@ -195,6 +199,7 @@ def run_arena(
 
 
 def format_table(result: ArenaResult) -> str:
+    """A plain-text table of the result, one line per level."""
     better = "lower" if result.lower_is_better else "higher"
     lines = [
         f"{result.game}, {result.players} players, {result.matches} matches "
@@ -216,6 +221,7 @@ def format_table(result: ArenaResult) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> ArenaResult:
+    """Command line entry point (``python -m rules.arena``)."""
     parser = argparse.ArgumentParser(prog="python -m rules.arena", description=__doc__)
     parser.add_argument("--game", required=True, choices=GAMES)
     parser.add_argument("--players", type=int, help="defaults to the number of bots")

@@ -17,28 +17,10 @@ and the helpers here give them structure where a game needs it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from rules.core import MalformedAction
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
-SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-RANK_NAMES = {
-    "2": "two",
-    "3": "three",
-    "4": "four",
-    "5": "five",
-    "6": "six",
-    "7": "seven",
-    "8": "eight",
-    "9": "nine",
-    "T": "ten",
-    "J": "jack",
-    "Q": "queen",
-    "K": "king",
-    "A": "ace",
-}
 
 Card = str
 
@@ -70,16 +52,13 @@ def parse_card(text: object) -> Card:
 
 
 def rank_of(card: Card) -> str:
+    """The rank of a card: ``"QH"`` → ``"Q"``."""
     return card[0]
 
 
 def suit_of(card: Card) -> str:
+    """The suit of a card: ``"QH"`` → ``"H"``."""
     return card[1]
-
-
-def card_name(card: Card) -> str:
-    """English name: ``"QH"`` → ``"queen of hearts"``."""
-    return f"{RANK_NAMES[card[0]]} of {SUIT_NAMES[card[1]]}"
 
 
 def deck_of(ranks: str) -> list[Card]:
@@ -95,8 +74,3 @@ def deck52() -> list[Card]:
 def deck32() -> list[Card]:
     """The 32-card piquet deck (7 to ace in each suit), unshuffled."""
     return deck_of("789TJQKA")
-
-
-def sort_cards(cards: Iterable[Card], ranks: str = RANKS) -> list[Card]:
-    """Cards sorted by suit then rank, for stable display and comparison."""
-    return sorted(cards, key=lambda c: (SUITS.index(c[1]), ranks.index(c[0])))

@@ -24,6 +24,7 @@ from typing import Any, Union
 
 
 def dump(value: Any) -> Any:
+    """The JSON form of a state (dataclasses become objects, tuples lists)."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: dump(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, tuple | list):

@@ -1,4 +1,8 @@
-"""The game contract shared by every Cardroom game, and its errors.
+"""The game contract shared by every Cardroom game, its events and helpers.
+
+The errors live in :mod:`rules.errors` and the options in :mod:`rules.options`;
+both are re-exported here, so ``from rules.core import IllegalAction, Option``
+keeps working.
 
 A game is a *decider*: its state is a fold of events. Commands (actions) are
 checked by :meth:`Game.decide`, which answers with new events or raises
@@ -31,7 +35,7 @@ work generically (a game lives in ``rules/<game>/`` and exposes ``GAME``):
   ``players``, ``options``, ``seat``, ``phase``, ``to_act``, ``outcome``.
 - ``decide`` checks strictly (:func:`require_type`, :func:`require_keys`, cards
   through ``cards.parse_card``); ``legal_actions`` lists the canonical forms of
-  ARCHITECTURE.md §3 with no extra keys.
+  docs/rules-api-<game>.md with no extra keys.
 - ``inventory``, ``standard_deck`` and ``resample_unseen`` serve the shared
   contract test in ``tests/rules/contract.py`` (``check_playouts``).
 - Decisions where a rules file is silent go to ``docs/rules-decisions.md``;
@@ -40,67 +44,33 @@ work generically (a game lives in ``rules/<game>/`` and exposes ``GAME``):
 
 from __future__ import annotations
 
-import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
+from rules.errors import GameOver as GameOver
+from rules.errors import IllegalAction as IllegalAction
+from rules.errors import InvalidOptions as InvalidOptions
+from rules.errors import MalformedAction as MalformedAction
+from rules.errors import NotYourTurn as NotYourTurn
+from rules.errors import RulesError as RulesError
+from rules.errors import UnknownAction as UnknownAction
+from rules.options import MAX_OPTIONS_BYTES as MAX_OPTIONS_BYTES
+from rules.options import Option as Option
+from rules.options import options_size as options_size
+from rules.options import options_validate as options_validate
+
 JSON = Any
 Action = dict[str, Any]
 Seat = int | None
 
 
-# ---------------------------------------------------------------- errors
-
-
-class RulesError(ValueError):
-    """Base of every error the rules package raises on bad input."""
-
-    code = "rules_error"
-
-
-class IllegalAction(RulesError):
-    """The action is not allowed now. The message says why, in player terms."""
-
-    code = "illegal_action"
-
-
-class NotYourTurn(IllegalAction):
-    """The seat may not act at this moment."""
-
-    code = "not_your_turn"
-
-
-class UnknownAction(IllegalAction):
-    """The action's ``type`` does not exist in this game (or this phase)."""
-
-    code = "unknown_action"
-
-
-class MalformedAction(IllegalAction):
-    """The action is not a well-formed request (missing key, wrong type …)."""
-
-    code = "malformed_action"
-
-
-class GameOver(IllegalAction):
-    """The match has ended; nothing more can be played."""
-
-    code = "game_over"
-
-
-class InvalidOptions(RulesError):
-    """The options (or player count, or given deck) cannot start a match."""
-
-    code = "invalid_options"
-
-
 # ---------------------------------------------------------------- events
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Event:
     """A fact that happened in a match.
 
@@ -108,17 +78,30 @@ class Event:
     import path) and ``version`` its payload schema version, so stored events
     survive refactoring. ``payload`` is a JSON-safe dict and must be treated as
     immutable: nothing in the engine mutates a payload after creating it.
+
+    The constructor sets the slots directly: a frozen dataclass's generated
+    ``__init__`` goes through ``object.__setattr__`` and took twice as long,
+    and every action of every game builds a few events.
     """
 
     type: str
     version: int = 1
     payload: dict[str, Any] = field(default_factory=dict)
 
+    def __init__(
+        self, type: str, version: int = 1, payload: dict[str, Any] | None = None
+    ) -> None:
+        _set_event_type(self, type)
+        _set_event_version(self, version)
+        _set_event_payload(self, {} if payload is None else payload)
+
     def to_json(self) -> dict[str, Any]:
+        """``{"type", "version", "payload"}``, as stored and sent."""
         return {"type": self.type, "version": self.version, "payload": self.payload}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Event:
+        """Read an event back from its JSON form."""
         return cls(
             type=str(data["type"]),
             version=int(data.get("version", 1)),
@@ -132,108 +115,15 @@ class Event:
         return Event(self.type, self.version, payload)
 
 
-def events_to_json(events: Iterable[Event]) -> str:
-    return json.dumps([e.to_json() for e in events], separators=(",", ":"))
-
-
-def events_from_json(text: str) -> list[Event]:
-    return [Event.from_json(d) for d in json.loads(text)]
+_set_event_type = vars(Event)["type"].__set__
+_set_event_version = vars(Event)["version"].__set__
+_set_event_payload = vars(Event)["payload"].__set__
 
 
 # Payload keys that are secret while the match is in play, whatever the game.
 # ``seed`` and ``decks`` live in match_started; ``deck`` and ``shuffled_from``
 # in deal/reshuffle events (the full order of the cards).
 SECRET_KEYS = ("seed", "decks", "deck", "shuffled_from")
-
-
-# ---------------------------------------------------------------- options
-
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    """One match option: its name, kind, default and allowed values."""
-
-    name: str
-    default: Any
-    description: str
-    kind: str = "bool"  # "bool" | "int" | "choice" | "int_list"
-    choices: tuple[Any, ...] = ()
-    minimum: int | None = None
-    maximum: int | None = None
-    nullable: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "type": self.kind,
-            "default": self.default,
-            "description": self.description,
-        }
-        if self.choices:
-            data["choices"] = list(self.choices)
-        if self.minimum is not None:
-            data["min"] = self.minimum
-        if self.maximum is not None:
-            data["max"] = self.maximum
-        if self.nullable:
-            data["nullable"] = True
-        return data
-
-    def check(self, value: Any) -> Any:
-        """Return ``value`` if it suits this option, else raise InvalidOptions."""
-        if value is None and self.nullable:
-            return None
-        if self.kind == "bool":
-            if not isinstance(value, bool):
-                raise InvalidOptions(f"Option {self.name!r} must be true or false")
-        elif self.kind == "int":
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise InvalidOptions(f"Option {self.name!r} must be a whole number")
-            if self.minimum is not None and value < self.minimum:
-                raise InvalidOptions(
-                    f"Option {self.name!r} must be at least {self.minimum}"
-                )
-            if self.maximum is not None and value > self.maximum:
-                raise InvalidOptions(
-                    f"Option {self.name!r} must be at most {self.maximum}"
-                )
-            if self.choices and value not in self.choices:
-                allowed = ", ".join(map(str, self.choices))
-                raise InvalidOptions(f"Option {self.name!r} must be one of {allowed}")
-        elif self.kind == "choice":
-            if value not in self.choices or isinstance(value, bool):
-                allowed = ", ".join(json.dumps(c) for c in self.choices)
-                raise InvalidOptions(f"Option {self.name!r} must be one of {allowed}")
-        elif self.kind == "int_list":
-            if not isinstance(value, list) or not all(
-                isinstance(v, int) and not isinstance(v, bool) for v in value
-            ):
-                raise InvalidOptions(
-                    f"Option {self.name!r} must be a list of whole numbers"
-                )
-            value = list(value)
-        else:  # pragma: no cover - programming error
-            raise AssertionError(self.kind)
-        return value
-
-
-def options_validate(
-    schema: Sequence[Option], options: Mapping[str, Any] | None
-) -> dict[str, Any]:
-    """Fill defaults and check every value; unknown names are rejected."""
-    if options is None:
-        options = {}
-    if not isinstance(options, Mapping):
-        raise InvalidOptions("Options must be a JSON object")
-    known = {o.name: o for o in schema}
-    unknown = sorted(set(options) - set(known))
-    if unknown:
-        raise InvalidOptions(
-            f"Unknown option {unknown[0]!r}; this game knows: {', '.join(sorted(known))}"
-        )
-    return {
-        o.name: o.check(options[o.name]) if o.name in options else o.default
-        for o in schema
-    }
 
 
 # ---------------------------------------------------------------- outcome
@@ -273,11 +163,13 @@ S = TypeVar("S")
 
 
 class Game(ABC, Generic[S]):
-    """The contract every game implements (ARCHITECTURE.md §3).
+    """The contract every game implements (docs/rules-api.md).
 
-    Subclasses set the class attributes and implement the abstract methods.
-    ``replay``, ``options_schema``, ``validate_options``, JSON helpers and
-    ``verify`` are shared.
+    Subclasses set the class attributes and implement the abstract methods;
+    ``start`` is shared and calls the hooks ``resolve_options``, ``deck_card``
+    and ``opening_events``. ``replay``, ``options_schema``,
+    ``validate_options``, ``verify`` and the state cache are shared too. See
+    docs/rules-api.md for the whole contract.
     """
 
     name: ClassVar[str]
@@ -297,6 +189,7 @@ class Game(ABC, Generic[S]):
         return {o.name: o.to_json() for o in self.OPTIONS}
 
     def default_options(self) -> dict[str, Any]:
+        """Every option at its default."""
         return {o.name: o.default for o in self.OPTIONS}
 
     def validate_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -306,6 +199,7 @@ class Game(ABC, Generic[S]):
     def validate_players(
         self, players: object, options: Mapping[str, Any] | None = None
     ) -> int:
+        """The player count, checked against these options; raises InvalidOptions."""
         if not isinstance(players, int) or isinstance(players, bool):
             raise InvalidOptions("The number of players must be a whole number")
         lo, hi = self.player_range(self.validate_options(options))
@@ -319,7 +213,29 @@ class Game(ABC, Generic[S]):
         """Allowed player counts for these (validated) options."""
         return self.min_players, self.max_players
 
+    def resolve_options(self, options: dict[str, Any], players: int) -> dict[str, Any]:
+        """Hook: check the options against the player count, fill derived defaults.
+
+        ``options`` are validated and complete; the result is what
+        ``match_started`` records. The default changes nothing.
+        """
+        return options
+
+    def deck_card(self, value: object) -> Any:
+        """Hook: one card of a deck given to ``start``, in canonical form.
+
+        Raises MalformedAction (with a message) for a value that is not a card
+        of this game. The default accepts the value as it is.
+        """
+        return value
+
     @abstractmethod
+    def opening_events(self, state: S) -> list[Event]:
+        """Hook: the events after ``match_started`` (the first deal and its effects).
+
+        ``state`` is the fold of ``match_started`` alone.
+        """
+
     def start(
         self,
         players: int,
@@ -327,7 +243,57 @@ class Game(ABC, Generic[S]):
         seed: int | str | None = None,
         deck: Sequence[Any] | None = None,
     ) -> list[Event]:
-        """Opening events: ``<game>.match_started`` then the first deal."""
+        """Opening events: ``<game>.match_started`` then the first deal.
+
+        The same steps for every game: validate the options and the player
+        count, let the game resolve what depends on the count
+        (:meth:`resolve_options`), take the seed (a fresh secret one when none
+        is given), check any given decks (:meth:`check_decks`), record
+        ``match_started`` and add the game's :meth:`opening_events`. ``deck``
+        is one deck or a list of decks, used for the first deals in order
+        instead of shuffles (tests and puzzles). Raises InvalidOptions.
+        """
+        from rules import dealing
+
+        opts = self.validate_options(options)
+        self.validate_players(players, opts)
+        opts = self.resolve_options(opts, players)
+        seed_text = dealing.seed_or_new(seed)
+        decks = self.check_decks(deck, opts)
+        first = match_started(
+            self.name, players=players, options=opts, seed=seed_text, decks=decks
+        )
+        return [first, *self.opening_events(self.evolve(None, first))]
+
+    def check_decks(
+        self, deck: Sequence[Any] | None, options: Mapping[str, Any]
+    ) -> list[list[Any]]:
+        """Given decks, each checked to be a reordering of the match's deck.
+
+        One rule and one message for every game: each card must be a card of
+        the game (:meth:`deck_card`), and each deck must hold exactly the cards
+        of :meth:`standard_deck` for these options, in any order.
+        """
+        from collections import Counter
+
+        from rules import dealing
+
+        full = Counter(self.standard_deck(options))
+        out = []
+        for i, given in enumerate(dealing.normalise_decks(deck), start=1):
+            try:
+                cards = [self.deck_card(c) for c in given]
+            except MalformedAction as exc:
+                raise InvalidOptions(
+                    f"Given deck {i} holds a bad card: {exc}"
+                ) from None
+            if Counter(cards) != full:
+                raise InvalidOptions(
+                    f"Given deck {i} must hold exactly the {sum(full.values())} "
+                    "cards of the match's deck, in any order"
+                )
+            out.append(cards)
+        return out
 
     @abstractmethod
     def standard_deck(self, options: Mapping[str, Any]) -> list[Any]:
@@ -340,6 +306,7 @@ class Game(ABC, Generic[S]):
         """Apply one event. ``state`` is None only for ``match_started``."""
 
     def replay(self, events: Iterable[Event]) -> S:
+        """The state after folding ``evolve`` over ``events`` (the first is ``match_started``)."""
         state: S | None = None
         for event in events:
             state = self.evolve(state, event)
@@ -455,6 +422,7 @@ class Game(ABC, Generic[S]):
         return codec.dump(state)
 
     def load_state(self, data: JSON) -> S:
+        """A state back from ``dump_state``'s JSON form."""
         from rules import codec
 
         result: S = codec.load(self.state_type, data)

@@ -40,6 +40,7 @@ _MASK = 1 << 64
 
 
 def seed_text(seed: int | str) -> str:
+    """The text of a seed (an int is written in decimal); raises TypeError otherwise."""
     if isinstance(seed, bool) or not isinstance(seed, int | str):
         raise TypeError("A seed is an integer or a string")
     return str(seed)

@@ -1,5 +1,8 @@
 """Alager (Alagér, Resto): the Czech three-card exchange game.
 
+The rules are docs/rules/alager.md; actions, events and views are in
+docs/rules-api-alager.md. ``GAME`` (defined in ``game.py``) is the game object.
+
 >>> import rules
 >>> game = rules.get_game("alager")
 >>> events = game.start(players=3, seed=7)

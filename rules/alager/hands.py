@@ -1,7 +1,7 @@
 """Alager hand valuation, special hands and the mariáš (32-card) display names.
 
 A hand is three French cards (``"QH"``). Its value is the highest total of card
-values in any one suit (ALAGER.md §11.1, D-21): 2–9 count their face value,
+values in any one suit (docs/rules/alager.md §11.1, D-21): 2–9 count their face value,
 T J Q K count 10 and the ace 11.
 
 >>> hand_value(("AC", "3D", "2D"))      # V6: the lone ace beats the pair
@@ -51,19 +51,6 @@ def hand_value(hand: Sequence[Card]) -> int:
     if sb == sc:
         return max(vb + vc, va)
     return max(va, vb, vc)
-
-
-def suit_totals(hand: Sequence[Card]) -> dict[str, int]:
-    """Per-suit totals of a hand, for display ("C 20, D 11")."""
-    totals: dict[str, int] = {}
-    for card in hand:
-        totals[card[1]] = totals.get(card[1], 0) + CARD_VALUES[card]
-    return totals
-
-
-def is_alager(hand: Sequence[Card]) -> bool:
-    """Exactly the queen, king and ace of one suit (§6.1)."""
-    return frozenset(hand) in ALAGERS
 
 
 def is_hori(hand: Sequence[Card]) -> bool:

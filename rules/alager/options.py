@@ -1,4 +1,4 @@
-"""Alager's match options (ALAGER.md §14 "CONFIG defaults"), in snake_case.
+"""Alager's match options (docs/rules/alager.md, "Options"), in snake_case.
 
 ``num_deals`` and ``max_turns_per_deal`` default to null, meaning the rules'
 ``2 × n`` and ``50 × n_active``; ``start`` resolves ``num_deals`` from the
@@ -10,8 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.alager.state import Rules
+from rules.cards import Card, deck32, deck52
 from rules.core import InvalidOptions, Option
+
+#: The most deals a match can last, whatever the options: first_to_limit and
+#: elimination matches can in principle go on for ever (ties under
+#: ``tie_rule = "none"``, Alagers striking points off), so after this many deals
+#: the match ends and is scored as it stands (docs/rules-decisions.md, E-8).
+MAX_DEALS_PER_MATCH = 300
 
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -123,12 +129,17 @@ OPTIONS: tuple[Option, ...] = (
 )
 
 
+def deck_for(size: int) -> list[Card]:
+    """The unshuffled deck of ``size`` cards (52, or the 32-card mariáš deck)."""
+    return deck32() if size == 32 else deck52()
+
+
 def max_players(deck: int) -> int:
     """D-2: at least three cards must stay outside hands and table."""
     return (deck - 6) // 3
 
 
-def resolve_rules(options: Mapping[str, Any], players: int) -> Rules:
+def resolve(options: Mapping[str, Any], players: int) -> dict[str, Any]:
     """The validated options with ``num_deals`` resolved for ``players``."""
     if options["first_dealer"] >= players:
         raise InvalidOptions(
@@ -137,4 +148,4 @@ def resolve_rules(options: Mapping[str, Any], players: int) -> Rules:
     opts = dict(options)
     if opts["num_deals"] is None:
         opts["num_deals"] = 2 * players
-    return Rules(**opts)
+    return opts

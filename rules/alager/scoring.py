@@ -2,8 +2,32 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rules.alager.hands import hand_value
+from rules.alager.options import MAX_DEALS_PER_MATCH
 from rules.alager.state import AlagerState, DealResult
+from rules.core import outcome_from_scores
+
+
+def outcome(state: AlagerState) -> dict[str, Any] | None:
+    """None while playing; the match's scores, places and winners once it is over.
+
+    Fewer penalty points is better; in elimination mode the survivor comes
+    first, then later eliminations, and within a deal fewer points (E-5).
+    """
+    if state.phase != "over":
+        return None
+    scores = list(state.penalties)
+    if state.rules.end_mode != "elimination":
+        return outcome_from_scores(scores, lower_is_better=True)
+    never = state.deal + 1
+    keys = [
+        (-(never if e is None else e), p)
+        for e, p in zip(state.eliminated_in, scores, strict=True)
+    ]
+    places = [1 + sum(1 for o in keys if o < k) for k in keys]
+    return outcome_from_scores(scores, lower_is_better=True, places=places)
 
 
 def score_deal(
@@ -43,6 +67,7 @@ def score_deal(
         over = any(p >= limit for p in penalties)
     else:
         over = state.deal >= rules.num_deals
+    over = over or state.deal >= MAX_DEALS_PER_MATCH
     next_dealer = None if over else next_dealer_after(state, penalised, set(active))
     return DealResult(
         deal=state.deal,

@@ -2,21 +2,21 @@
 
 The state is a flat frozen record so that one ``evolve`` builds one new object;
 it holds the whole truth (every hand, the stock order, the chance), and only
-``AlagerGame.view`` decides what a seat may see of it.
+``views.view`` and ``hidden.redact`` decide what a seat may see of it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from rules.cards import Card
 from rules.dealing import Chance
+from rules.records import OptionsRecord, replacer
 
 
 @dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(OptionsRecord):
     """The validated options of a match, with the defaults that depend on ``n`` resolved.
 
     ``max_turns_per_deal`` stays None when it follows the number of active
@@ -40,9 +40,6 @@ class Rules:
     first_dealer: int
     max_turns_per_deal: int | None
 
-    def as_options(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.__slots__}
-
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
@@ -61,6 +58,7 @@ class DealResult:
     next_dealer: int | None
 
     def to_json(self) -> dict[str, Any]:
+        """The ``alager.deal_ended`` payload (JSON-safe)."""
         return {
             "deal": self.deal,
             "reason": self.reason,
@@ -77,6 +75,7 @@ class DealResult:
 
     @classmethod
     def from_json(cls, p: dict[str, Any]) -> DealResult:
+        """Read back an ``alager.deal_ended`` payload."""
         return cls(
             deal=p["deal"],
             reason=p["reason"],
@@ -98,7 +97,7 @@ PHASES = ("setup", "normal", "final", "scoring", "over")
 
 @dataclass(frozen=True, slots=True)
 class AlagerState:
-    """Everything about a match of Alager at one moment (ALAGER.md §14's variables)."""
+    """Everything about a match of Alager at one moment (docs/rules/alager.md)."""
 
     players: int
     rules: Rules
@@ -123,47 +122,5 @@ class AlagerState:
     last_deal: DealResult | None
 
 
-def _slot_setters(cls: type) -> tuple[list[str], dict[str, Any]]:
-    names = [f for f in cls.__slots__ if not f.startswith("__")]  # type: ignore[attr-defined]
-    namespace: dict[str, Any] = {"new": object.__new__, "C": cls}
-    namespace.update({f"S_{n}": getattr(cls, n).__set__ for n in names})
-    return names, namespace
-
-
-def _make_replacer(cls: type) -> Any:
-    """A fast ``dataclasses.replace`` for one frozen, slotted dataclass.
-
-    ``dataclasses.replace`` goes through the frozen ``__init__``, which sets each
-    field with ``object.__setattr__``; for a twenty-field state that was most of
-    the cost of an action. This builds the copy through the slot descriptors
-    instead (same result, about a third of the time). Only keyword arguments
-    naming fields are accepted, as with ``replace``.
-    """
-    names, namespace = _slot_setters(cls)
-    namespace["_M"] = object()
-    params = ", ".join(f"{n}=_M" for n in names)
-    body = "".join(f"    S_{n}(o, s.{n} if {n} is _M else {n})\n" for n in names)
-    source = f"def with_(s, *, {params}):\n    o = new(C)\n{body}    return o\n"
-    exec(source, namespace)  # noqa: S102 - built from the class's own field names
-    return namespace["with_"]
-
-
-def setter(*changed: str) -> Callable[..., AlagerState]:
-    """A copy function for the hottest evolvers: ``setter("a", "b")(state, a, b)``.
-
-    Positional, and with no per-field test of which fields change: a further
-    third off ``with_`` for the few events every turn produces.
-    """
-    names, namespace = _slot_setters(AlagerState)
-    unknown = set(changed) - set(names)
-    if unknown:
-        raise TypeError(f"AlagerState has no field {min(unknown)!r}")
-    body = "".join(f"    S_{n}(o, {n if n in changed else 's.' + n})\n" for n in names)
-    source = f"def copy(s, {', '.join(changed)}):\n    o = new(C)\n{body}    return o\n"
-    exec(source, namespace)  # noqa: S102 - built from the class's own field names
-    result: Callable[..., AlagerState] = namespace["copy"]
-    return result
-
-
-#: ``with_(state, current=2, pass_streak=0)``: a copy of ``state`` with those fields.
-with_: Callable[..., AlagerState] = _make_replacer(AlagerState)
+#: ``replace_state(state, current=2, pass_streak=0)``: a copy with those fields.
+replace_state = replacer(AlagerState)

@@ -1,8 +1,8 @@
 """Alkort: the Icelandic trick-taking game for 2 players or 4 in partnerships.
 
-The rules are ``ALKORT.md`` (Part B is normative); decisions where it is silent
-are in ``docs/rules-decisions.md#alkort`` and the actions and events in
-``docs/rules-api-alkort.md``.
+The rules are docs/rules/alkort.md; decisions the rules text leaves open are in
+docs/rules-decisions.md#alkort, and actions, events and views in
+docs/rules-api-alkort.md. ``GAME`` (defined in ``game.py``) is the game object.
 
 >>> import rules
 >>> game = rules.get_game("alkort")
@@ -12,8 +12,6 @@ are in ``docs/rules-decisions.md#alkort`` and the actions and events in
 ((1,), 'exchange')
 """
 
-from rules.alkort.game import Alkort
+from rules.alkort.game import GAME, AlkortGame
 
-GAME = Alkort()
-
-__all__ = ["GAME", "Alkort"]
+__all__ = ["GAME", "AlkortGame"]

@@ -1,6 +1,6 @@
 """Checking actions and answering with events; the legal actions of a seat.
 
-Actions (ARCHITECTURE.md §3): ``{"type": "exchange", "keep": "7C"}`` and
+Actions (docs/rules-api-alkort.md): ``{"type": "exchange", "keep": "7C"}`` and
 ``{"type": "pass"}`` in the exchange phase, ``{"type": "play", "card": "KD"}``
 during play. A card play that completes a trick also produces the trick's
 result, and the end of a deal its score and then the next deal or the end of
@@ -9,13 +9,21 @@ the match, so that the state after every action is one where a seat must act.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.alkort import events as ev
 from rules.alkort.scoring import deal_over, score
-from rules.alkort.state import State, side_of
-from rules.alkort.tables import ORDER, high_cards, is_eligible
+from rules.alkort.state import Match, State, side_of
+from rules.alkort.tables import (
+    DECK,
+    HAND_SIZE,
+    ORDER,
+    STOCK_SIZE,
+    high_cards,
+    is_eligible,
+    reveal_card,
+)
 from rules.alkort.tricks import challenge
 from rules.cards import parse_card
 from rules.core import (
@@ -35,10 +43,12 @@ ACTION_TYPES = ("exchange", "pass", "play")
 
 
 def to_act(state: State) -> tuple[int, ...]:
+    """The seat to act, or ``()`` when the match is over."""
     return (state.turn,) if state.turn >= 0 else ()
 
 
 def legal_actions(state: State, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now, in canonical form (``[]`` off turn)."""
     if seat != state.turn:
         return []
     hand = state.hands[seat]
@@ -64,6 +74,7 @@ def playable(state: State, seat: int) -> tuple[str, ...]:
 
 
 def decide(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
+    """The events ``action`` by ``seat`` causes; raises IllegalAction."""
     if seat != state.turn or state.turn < 0:
         check_turn(to_act(state), seat)
     if type(action) is dict and len(action) == 2 and action.get("type") == "play":
@@ -131,7 +142,7 @@ def _finish_exchange(state: State, event: Event) -> list[Event]:
     hands = list(state.hands)
     if event.type == ev.STOCK_EXCHANGED:
         hands[p["seat"]] = (p["keep"], *p["taken"])
-    return [event, ev.partners_revealed(hands)]
+    return [event, partners_revealed(hands)]
 
 
 def play(state: State, seat: int, card: str, *, next_deal: bool = True) -> list[Event]:
@@ -217,4 +228,52 @@ def _end_of_deal(state: State, sides: list[int], next_deal: bool) -> list[Event]
         ended = match_ended("alkort", outcome=outcome, seed=match.chance.seed)
         return [scored, ended]
     dealer = (state.deal.dealer + 1) % match.players
-    return [scored, ev.cards_dealt(match, state.deal.number + 1, dealer)]
+    return [scored, cards_dealt(match, state.deal.number + 1, dealer)]
+
+
+# ---------------------------------------------------------------- deals
+
+
+def deal_from(deck: Sequence[str], players: int, forehand: int) -> list[list[str]]:
+    """B3: three rounds of three cards each, from forehand clockwise."""
+    hands: list[list[str]] = [[] for _ in range(players)]
+    pos = 0
+    for _round in range(3):
+        for k in range(players):
+            hands[(forehand + k) % players].extend(deck[pos : pos + 3])
+            pos += 3
+    return hands
+
+
+def cards_dealt(match: Match, number: int, dealer: int) -> Event:
+    """The deal event for deal ``number`` (1-based), with the next deck."""
+    deck, k, _ = match.chance.next_deal(DECK)
+    players = match.players
+    forehand = (dealer + 1) % players
+    dealt = HAND_SIZE * players
+    payload: dict[str, Any] = {
+        "deal": number,
+        "dealer": dealer,
+        "forehand": forehand,
+        "hands": deal_from(deck, players, forehand),
+        "stock": list(deck[dealt : dealt + STOCK_SIZE]),
+        "dead": list(deck[dealt + STOCK_SIZE :]),
+        "deck": list(deck),
+        "shuffle": k,
+    }
+    return Event(ev.CARDS_DEALT, 1, payload)
+
+
+def partners_revealed(hands: Sequence[Sequence[str]]) -> Event:
+    """B5: every player shows their partner one card (null for ``NONE``)."""
+    players = len(hands)
+    return Event(
+        ev.PARTNERS_REVEALED,
+        1,
+        {
+            "reveals": [
+                {"seat": s, "partner": (s + 2) % players, "card": reveal_card(hands[s])}
+                for s in range(players)
+            ]
+        },
+    )

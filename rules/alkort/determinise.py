@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.alkort import events as ev
+from rules.alkort.decide import partners_revealed
 from rules.alkort.evolve import evolve
 from rules.alkort.knowledge import (
     Knowledge,
@@ -47,6 +48,7 @@ class Determiniser:
         )
 
     def sample(self, rng: random.Random) -> State:
+        """One sampled full state consistent with what the seat knows."""
         return self.build(sample(self.knowledge, rng), rng)
 
     def build(self, world: Layout, rng: random.Random) -> State:
@@ -97,6 +99,6 @@ class Determiniser:
                     },
                 )
             elif event.type == ev.PARTNERS_REVEALED:
-                event = ev.partners_revealed(state.hands)
+                event = partners_revealed(state.hands)
             state = evolve(state, event)
         return state

@@ -26,17 +26,18 @@ from rules.alkort.state import (
 )
 from rules.alkort.tables import sort_hand
 from rules.alkort.tricks import challenge
-from rules.core import Event
+from rules.core import Event, InvalidOptions
 from rules.dealing import Chance
 
 
 def evolve(state: State | None, event: Event) -> State:
-    handler = HANDLERS.get(event.type)
-    if handler is None:
-        raise ValueError(f"Unknown Alkort event type {event.type!r}")
+    """Apply ``event``; ``state`` is None only for ``alkort.match_started``."""
+    apply = EVOLVERS.get(event.type)
+    if apply is None:
+        raise InvalidOptions(f"Unknown Alkort event type {event.type!r}")
     if (state is None) != (event.type == ev.MATCH_STARTED):
-        raise ValueError("An Alkort history starts with alkort.match_started, once")
-    return handler(state, event.payload)
+        raise InvalidOptions(f"An Alkort history starts with {ev.MATCH_STARTED}, once")
+    return apply(state, event.payload)
 
 
 def _match_started(_: None, p: dict[str, Any]) -> State:
@@ -203,7 +204,8 @@ def _match_ended(state: State, p: dict[str, Any]) -> State:
     return replace(state, match=replace(state.match, ended=True), phase="over", turn=-1)
 
 
-HANDLERS: dict[str, Callable[[Any, dict[str, Any]], State]] = {
+#: The fold: one function per event type, ``(state, payload) -> state``.
+EVOLVERS: dict[str, Callable[[Any, dict[str, Any]], State]] = {
     ev.MATCH_STARTED: _match_started,
     ev.CARDS_DEALT: _cards_dealt,
     ev.EXCHANGE_PASSED: _exchange_passed,

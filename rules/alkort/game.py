@@ -1,4 +1,13 @@
-"""The Alkort game object: the §3 contract wired to this package's modules."""
+"""The Alkort game object: the contract of docs/rules-api.md wired to this package.
+
+The modules have the same names and jobs in every game: ``options`` (the
+options and their bounds), ``state`` (the frozen records), ``events`` (every
+event type), ``decide`` (actions in, events out), ``evolve`` (the fold),
+``scoring``, ``views`` (what a seat sees) and ``hidden`` (redaction and
+alternative histories); ``tables`` and ``tricks`` hold the card tables and the
+trick rules, ``knowledge`` and ``determinise`` what a seat can infer (for the
+bots). The rules are docs/rules/alkort.md.
+"""
 
 from __future__ import annotations
 
@@ -6,16 +15,11 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from rules import dealing
-from rules.alkort import decide as decide_mod
-from rules.alkort import events as ev
-from rules.alkort import views
-from rules.alkort.evolve import HANDLERS
-from rules.alkort.evolve import evolve as evolve_state
+from rules.alkort import decide, hidden, scoring, views
+from rules.alkort.evolve import evolve
 from rules.alkort.options import OPTIONS
-from rules.alkort.resample import resample_unseen
 from rules.alkort.state import State
-from rules.alkort.tables import DECK
+from rules.alkort.tables import DECK, ORDER
 from rules.cards import parse_card
 from rules.core import (
     Action,
@@ -25,12 +29,11 @@ from rules.core import (
     MalformedAction,
     Option,
     Seat,
-    match_started,
 )
 
 
-class Alkort(Game[State]):
-    """Alkort (ALKORT.md): 2 players, or 4 in partnerships (seats 0 & 2 v 1 & 3)."""
+class AlkortGame(Game[State]):
+    """Alkort: 2 players, or 4 in partnerships (seats 0 & 2 v 1 & 3)."""
 
     name: ClassVar[str] = "alkort"
     title: ClassVar[str] = "Alkort"
@@ -40,9 +43,12 @@ class Alkort(Game[State]):
     state_type: ClassVar[type] = State
     OPTIONS: ClassVar[tuple[Option, ...]] = OPTIONS
 
+    # -- setup
+
     def validate_players(
         self, players: object, options: Mapping[str, Any] | None = None
     ) -> int:
+        """2 or 4 players (3 is not Alkort)."""
         players = super().validate_players(players, options)
         if players not in (2, 4):
             raise InvalidOptions(
@@ -50,80 +56,73 @@ class Alkort(Game[State]):
             )
         return players
 
-    def start(
-        self,
-        players: int,
-        options: Mapping[str, Any] | None = None,
-        seed: int | str | None = None,
-        deck: Sequence[Any] | None = None,
-    ) -> list[Event]:
-        opts = self.validate_options(options)
-        players = self.validate_players(players, opts)
-        if opts["first_dealer"] >= players:
+    def standard_deck(self, options: Mapping[str, Any]) -> list[str]:
+        """The 44-card pack (no fives, no tens) in its unshuffled order."""
+        return list(DECK)
+
+    def resolve_options(self, options: dict[str, Any], players: int) -> dict[str, Any]:
+        """``first_dealer`` must be a seat of the match."""
+        if options["first_dealer"] >= players:
             raise InvalidOptions(
                 f"Option 'first_dealer' must be a seat from 0 to {players - 1}"
             )
-        text = dealing.seed_or_new(seed)
-        decks = [_check_deck(d, i) for i, d in enumerate(dealing.normalise_decks(deck))]
-        started = match_started(
-            "alkort", players=players, options=opts, seed=text, decks=decks
-        )
-        state = evolve_state(None, started)
-        return [started, ev.cards_dealt(state.match, 1, opts["first_dealer"])]
+        return options
 
-    def standard_deck(self, options: Mapping[str, Any]) -> list[Any]:
-        return list(DECK)
+    def deck_card(self, value: object) -> str:
+        """A card of a given deck: an Alkort card in canonical notation."""
+        card = parse_card(value)
+        if card not in ORDER:
+            raise MalformedAction(f"{card} is not an Alkort card (no fives, no tens)")
+        return card
+
+    def opening_events(self, state: State) -> list[Event]:
+        """The first deal, by ``first_dealer``."""
+        match = state.match
+        return [decide.cards_dealt(match, 1, match.rules.first_dealer)]
+
+    # -- the fold and deciding
 
     def evolve(self, state: State | None, event: Event) -> State:
-        handler = HANDLERS.get(event.type)
-        if handler is None or state is None:
-            return evolve_state(state, event)  # the checks, and match_started
-        return handler(state, event.payload)
+        """Apply one event (see ``rules.alkort.evolve``)."""
+        return evolve(state, event)
 
     def to_act(self, state: State) -> tuple[int, ...]:
-        return decide_mod.to_act(state)
+        """The seat to act, or ``()`` when the match is over."""
+        return decide.to_act(state)
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
-        return decide_mod.legal_actions(state, seat)
+        """Every action ``seat`` may take now, in canonical form."""
+        return decide.legal_actions(state, seat)
 
     def decide(self, state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
-        return decide_mod.decide(state, seat, action)
+        """The events ``action`` causes; raises IllegalAction (see ``decide``)."""
+        return decide.decide(state, seat, action)
+
+    def outcome(self, state: State) -> dict[str, Any] | None:
+        """None while playing; else each seat's side score, places and winners."""
+        return scoring.outcome(state)
+
+    # -- what a seat may see
 
     def view(self, state: State, seat: Seat) -> dict[str, Any]:
+        """What ``seat`` may see (None: a spectator)."""
         return views.view(state, seat)
 
     def redact(self, event: Event, seat: Seat) -> Event:
-        return views.redact(event, seat)
+        """The event as ``seat`` may see it."""
+        return hidden.redact(event, seat)
 
-    def outcome(self, state: State) -> dict[str, Any] | None:
-        return views.outcome(state)
+    # -- testing hooks
 
-    def inventory(self, state: State) -> list[Any]:
-        deal = state.deal
-        cards: list[str] = [c for hand in state.hands for c in hand]
-        cards.extend(deal.stock)
-        cards.extend(deal.dead)
-        cards.extend(deal.discards)
-        cards.extend(state.trick)
-        for trick in state.tally.done:
-            cards.extend(trick.cards)
-        return cards
+    def inventory(self, state: State) -> list[str]:
+        """Every card of the match, wherever it lies."""
+        return hidden.inventory(state)
 
     def resample_unseen(
         self, events: Sequence[Event], seat: Seat, rng: random.Random
     ) -> list[Event]:
-        return resample_unseen(events, seat, rng)
+        """An alternative history ``seat`` cannot tell from ``events``."""
+        return hidden.resample_unseen(events, seat, rng)
 
 
-def _check_deck(deck: Sequence[Any], index: int) -> list[str]:
-    """A given deck must be the 44 Alkort cards in some order."""
-    try:
-        cards = [parse_card(c) for c in deck]
-    except MalformedAction as exc:
-        raise InvalidOptions(f"Deck {index + 1}: {exc}") from None
-    if len(cards) != len(DECK) or set(cards) != set(DECK):
-        raise InvalidOptions(
-            f"Deck {index + 1} must hold each of the 44 Alkort cards exactly once "
-            "(no fives, no tens)"
-        )
-    return cards
+GAME = AlkortGame()

@@ -1,10 +1,10 @@
 """What one seat knows about the hidden cards of a deal, and sampling worlds
 consistent with it.
 
-Both the no-leak test hook (:func:`rules.alkort.resample.resample_unseen`) and
+Both the no-leak test hook (:func:`rules.alkort.hidden.resample_unseen`) and
 the bots' determinisation read a seat's knowledge from the *redacted* events
 of the current deal only, so they cannot use more than the seat saw. The rules
-(ALKORT.md B4, B5, B7, B11) let a seat know:
+(docs/rules/alkort.md B4, B5, B7, B11) let a seat know:
 
 - its own hand, every card played, and an exchanger's whole shown hand;
 - as the exchanger, the stock it took and its discards; otherwise that the
@@ -27,7 +27,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rules.alkort import events as ev
-from rules.alkort.tables import DECK, SEVENS, reveal_forbidden, sort_hand
+from rules.alkort.tables import (
+    DECK,
+    HAND_SIZE,
+    SEVENS,
+    STOCK_SIZE,
+    reveal_forbidden,
+    sort_hand,
+)
 from rules.core import Event
 
 
@@ -56,12 +63,14 @@ class Knowledge:
 
     @property
     def partner(self) -> int | None:
+        """The seat's partner (4 players), or None."""
         if self.seat is None or self.players != 4:
             return None
         return (self.seat + 2) % 4
 
     def hand_size(self, seat: int) -> int:
-        return ev.HAND_SIZE - len(self.played[seat])
+        """How many cards ``seat`` holds now."""
+        return HAND_SIZE - len(self.played[seat])
 
     def allowed(self, seat: int) -> frozenset[str] | None:
         """Cards ``seat`` may hold now, or None when anything unseen will do."""
@@ -211,7 +220,7 @@ def sample(k: Knowledge, rng: random.Random) -> Layout:
             del pool[i]
     stock: list[str] = []
     if e is None:
-        stock, pool = pool[: ev.STOCK_SIZE], pool[ev.STOCK_SIZE :]
+        stock, pool = pool[:STOCK_SIZE], pool[STOCK_SIZE:]
     taken: list[str] = []
     discards: list[str] = []
     if e is not None:

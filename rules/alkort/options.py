@@ -1,20 +1,24 @@
-"""Alkort's match options (ALKORT.md B5, B7, B9, B12), validated once per match.
+"""Alkort's match options (docs/rules/alkort.md, "Options"), validated once per match.
 
-Names are the rules file's, in snake_case (ARCHITECTURE.md §3). The validated
+Names are the rules text's, in snake_case (docs/rules-api.md). The validated
 options travel in ``alkort.match_started`` as a dict and live in the state as
 the frozen :class:`Rules`, so the hot paths read attributes, not dict keys.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from rules.core import Option
+from rules.records import OptionsRecord
 
 LeadRule = Literal["rotate", "winner"]
 SevenRule = Literal["led", "player_has_trick"]
+
+#: The largest target: every deal scores at least one point for one side, so a
+#: match lasts at most ``2 × target − 1`` deals (docs/rules-decisions.md, Alkort 12).
+MAX_TARGET = 100
 
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -23,7 +27,7 @@ OPTIONS: tuple[Option, ...] = (
         "The first side whose score reaches this many points wins the match (B9).",
         kind="int",
         minimum=1,
-        maximum=1000,
+        maximum=MAX_TARGET,
     ),
     Option(
         "lead_rule",
@@ -66,8 +70,8 @@ OPTIONS: tuple[Option, ...] = (
 
 
 @dataclass(frozen=True, slots=True)
-class Rules:
-    """The validated options of one match."""
+class Rules(OptionsRecord):
+    """The validated options of one match (to and from JSON via OptionsRecord)."""
 
     target: int
     lead_rule: LeadRule
@@ -75,25 +79,3 @@ class Rules:
     partner_reveal: bool
     first_dealer: int
     play_out_all_tricks: bool
-
-    @classmethod
-    def from_options(cls, options: Mapping[str, Any]) -> Rules:
-        """From a complete, validated options dict."""
-        return cls(
-            target=options["target"],
-            lead_rule=options["lead_rule"],
-            seven_rule=options["seven_rule"],
-            partner_reveal=options["partner_reveal"],
-            first_dealer=options["first_dealer"],
-            play_out_all_tricks=options["play_out_all_tricks"],
-        )
-
-    def to_options(self) -> dict[str, Any]:
-        return {
-            "target": self.target,
-            "lead_rule": self.lead_rule,
-            "seven_rule": self.seven_rule,
-            "partner_reveal": self.partner_reveal,
-            "first_dealer": self.first_dealer,
-            "play_out_all_tricks": self.play_out_all_tricks,
-        }

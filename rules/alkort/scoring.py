@@ -1,4 +1,4 @@
-"""End of a deal and its score (ALKORT.md B9).
+"""End of a deal and its score (docs/rules/alkort.md B9).
 
 Only the side that reaches five tricks scores: the run of tricks its side won
 from trick 1 when that run is five or more (múkur 5, an n-card stroke n),
@@ -13,8 +13,10 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from rules.alkort.state import Kind
+from rules.alkort.state import Kind, State, side_of
+from rules.core import outcome_from_scores
 
 TRICKS_PER_DEAL = 9
 
@@ -44,3 +46,14 @@ def score(sides: Sequence[int]) -> tuple[int, int, Kind, int]:
     if winner == first and run >= 5:
         return winner, run, ("muk" if run == 5 else "stroke"), run
     return winner, 1, "simple", run
+
+
+def outcome(state: State) -> dict[str, Any] | None:
+    """None while playing; else each seat's side score, places and winners."""
+    match = state.match
+    if not match.ended:
+        return None
+    return outcome_from_scores(
+        [match.scores[side_of(s)] for s in range(match.players)],
+        lower_is_better=False,
+    )

@@ -84,6 +84,7 @@ class Tally:
     side_tricks: tuple[int, int]
 
     def has_won(self, seat: int) -> bool:
+        """Has ``seat`` won a trick in this deal (the seven rule, B7)?"""
         return self.seat_tricks[seat] > 0
 
 
@@ -108,10 +109,12 @@ class State:
 
     @property
     def players(self) -> int:
+        """The number of seats."""
         return self.match.players
 
     @property
     def rules(self) -> Rules:
+        """The match's validated options."""
         return self.match.rules
 
 
@@ -121,4 +124,5 @@ def side_of(seat: int) -> int:
 
 
 def empty_tally(players: int) -> Tally:
+    """The tally of a deal before its first trick."""
     return Tally((), (0,) * players, (0, 0))

@@ -1,4 +1,4 @@
-"""Alkort's pack and the static card tables of ALKORT.md B2, B4, B5 and B6.
+"""Alkort's pack and the static card tables of docs/rules/alkort.md B2, B4, B5 and B6.
 
 Cards are the shared two-character strings (:mod:`rules.cards`). Alkort strips
 the fives and tens, leaving 44 cards; everything here is computed once at import
@@ -17,6 +17,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rules.cards import deck_of
+
+#: Cards in each hand, and in the stock (B3); the rest of the pack is dead.
+HAND_SIZE = 9
+STOCK_SIZE = 8
 
 #: Ranks in the unshuffled order of B2 (no 5, no 10).
 RANKS = "2346789JQKA"

@@ -1,4 +1,4 @@
-"""Who wins a trick: the card powers of ALKORT.md B6 and the algorithm of B8.
+"""Who wins a trick: the card powers of docs/rules/alkort.md B6 and the algorithm of B8.
 
 A card's power depends on the card, on whether it was led, and on whether the
 player of a seven has won a trick this deal. Powers are small integers:

@@ -1,4 +1,4 @@
-"""What one seat may see (ALKORT.md B11): views and redacted events.
+"""What one Alkort seat may see of a match: its view (B11).
 
 A seat sees its own hand, every public announcement (exchange-phase passes, an
 exchanger's shown hand, played cards, trick winners, scores), its partner's
@@ -11,23 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.alkort import events as ev
+from rules.alkort.scoring import outcome
 from rules.alkort.state import State, side_of
 from rules.alkort.tables import sort_hand
-from rules.core import Event, Seat, outcome_from_scores, strip_secrets
-
-
-def outcome(state: State) -> dict[str, Any] | None:
-    match = state.match
-    if not match.ended:
-        return None
-    return outcome_from_scores(
-        [match.scores[side_of(s)] for s in range(match.players)],
-        lower_is_better=False,
-    )
+from rules.core import Seat
 
 
 def view(state: State, seat: Seat) -> dict[str, Any]:
+    """Everything ``seat`` may see (None: a spectator); docs/rules-api-alkort.md."""
     match = state.match
     deal = state.deal
     tally = state.tally
@@ -100,41 +91,3 @@ def view(state: State, seat: Seat) -> dict[str, Any]:
         },
         "has_won": [n > 0 for n in tally.seat_tricks],
     }
-
-
-def redact(event: Event, seat: Seat) -> Event:
-    kind = event.type
-    if kind in _PUBLIC:
-        return event
-    if kind == ev.CARDS_DEALT:
-        p = event.payload
-        hands = p["hands"]
-        payload = {k: v for k, v in p.items() if k not in _DEAL_SECRETS}
-        payload["hands"] = [
-            list(sort_hand(h)) if i == seat else None for i, h in enumerate(hands)
-        ]
-        return Event(kind, event.version, payload)
-    if kind == ev.STOCK_EXCHANGED:
-        p = event.payload
-        if seat == p["seat"]:
-            return event
-        return Event(
-            kind,
-            event.version,
-            {"seat": p["seat"], "shown": list(sort_hand(p["shown"]))},
-        )
-    if kind == ev.PARTNERS_REVEALED:
-        reveals = [
-            r
-            if seat in (r["seat"], r["partner"])
-            else {"seat": r["seat"], "partner": r["partner"]}
-            for r in event.payload["reveals"]
-        ]
-        return Event(kind, event.version, {"reveals": reveals})
-    return strip_secrets(event)
-
-
-_PUBLIC = frozenset(
-    {ev.EXCHANGE_PASSED, ev.CARD_PLAYED, ev.TRICK_WON, ev.DEAL_SCORED, ev.MATCH_ENDED}
-)
-_DEAL_SECRETS = frozenset({"deck", "stock", "dead", "hands"})

@@ -1,14 +1,11 @@
 """Allegra: Golf on 4×3 grids where neighbours share a column.
 
-The rules are ``ALLEGRA.md``; decisions it leaves open are in
-``docs/rules-decisions.md#allegra``, actions and events in
-``docs/rules-api-allegra.md``. The package is split by concept: the table's
-geometry, options, state, triples, knocking, deciding, rounds (end of turn and
-scoring), evolving, views and hidden information.
+The rules are docs/rules/allegra.md; decisions the rules text leaves open are
+in docs/rules-decisions.md#allegra, and actions, events and views in
+docs/rules-api-allegra.md. ``GAME`` (defined in ``game.py``) is the game
+object; ``game.py``'s docstring lists the modules and their jobs.
 """
 
-from rules.allegra.game import Allegra
+from rules.allegra.game import GAME, AllegraGame
 
-GAME = Allegra()
-
-__all__ = ["GAME", "Allegra"]
+__all__ = ["GAME", "AllegraGame"]

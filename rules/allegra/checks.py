@@ -11,7 +11,7 @@ from rules.core import IllegalAction
 
 
 def cell_in(
-    st: AllegraState,
+    state: AllegraState,
     geo: Geometry,
     action: Mapping[str, Any],
     key: str,
@@ -22,6 +22,6 @@ def cell_in(
     i = geo.parse(action[key])
     if i not in geo.area_set[owner]:
         raise IllegalAction(f"Cell {geo.describe(i)} is not in {whose} area")
-    if st.cards[i] is None:
+    if state.cards[i] is None:
         raise IllegalAction(f"Cell {geo.describe(i)} is a hole: there is no card there")
     return i

@@ -1,4 +1,4 @@
-"""What actions cause (ALLEGRA.md §5-§7): ``decide`` and the turn's own actions.
+"""What actions cause (docs/rules/allegra.md §5-§7): ``decide`` and the turn's own actions.
 
 ``decide`` checks an action strictly and answers with events; it never changes
 the state. The knock window and exchange live in :mod:`.exchange`, the legal
@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from rules.allegra import events as ev
 from rules.allegra import exchange, knock
 from rules.allegra.checks import cell_in
 from rules.allegra.geometry import Geometry, geometry
@@ -53,27 +54,31 @@ PHASE_ACTIONS: dict[str, tuple[str, ...]] = {
 }
 
 
-def decide(st: AllegraState, seat: int, action: Mapping[str, Any]) -> list[Event]:
-    acting = to_act(st)
+__all__ = ["decide", "legal_actions", "to_act"]
+
+
+def decide(state: AllegraState, seat: int, action: Mapping[str, Any]) -> list[Event]:
+    """The events ``action`` by ``seat`` causes; raises IllegalAction."""
+    acting = to_act(state)
     if seat not in acting:
-        _not_your_turn(st, acting, seat, action)
+        _not_your_turn(state, acting, seat, action)
     kind = require_type(action, ACTION_TYPES)
-    if kind not in PHASE_ACTIONS[st.phase]:
-        raise IllegalAction(_wrong_phase(st, kind))
-    return _HANDLERS[kind](st, seat, action, geometry(st.players))
+    if kind not in PHASE_ACTIONS[state.phase]:
+        raise IllegalAction(_wrong_phase(state, kind))
+    return _HANDLERS[kind](state, seat, action, geometry(state.players))
 
 
 def _not_your_turn(
-    st: AllegraState, acting: tuple[int, ...], seat: int, action: object
+    state: AllegraState, acting: tuple[int, ...], seat: int, action: object
 ) -> None:
     kind = action.get("type") if isinstance(action, Mapping) else None
     who = ", ".join(map(str, acting))
     if acting and kind == "knock":
-        if st.phase == "knock_window" and seat == st.active:
+        if state.phase == "knock_window" and seat == state.active:
             raise NotYourTurn("You cannot knock on your own draw")
-        if st.phase == "knock_window" and seat in knock_of(st).eligible:
+        if state.phase == "knock_window" and seat in knock_of(state).eligible:
             raise NotYourTurn("You have already answered in this knock window")
-        if st.phase == "knock_window":
+        if state.phase == "knock_window":
             raise NotYourTurn(
                 "You cannot knock on this card: no exchange with you could be completed"
             )
@@ -81,20 +86,24 @@ def _not_your_turn(
             "You can knock only on a card just drawn from the deck; "
             f"seat {who} is to act"
         )
-    if st.phase == "initial_reveal" and kind == "reveal" and _has_revealed(st, seat):
+    if (
+        state.phase == "initial_reveal"
+        and kind == "reveal"
+        and _has_revealed(state, seat)
+    ):
         raise NotYourTurn(
             f"You have already revealed your two cards; seat {who} is revealing now"
         )
     check_turn(acting, seat)
 
 
-def _has_revealed(st: AllegraState, seat: int) -> bool:
-    n = st.players
-    return (seat - st.start_seat) % n < (st.active - st.start_seat) % n
+def _has_revealed(state: AllegraState, seat: int) -> bool:
+    n = state.players
+    return (seat - state.start_seat) % n < (state.active - state.start_seat) % n
 
 
-def _wrong_phase(st: AllegraState, kind: str) -> str:
-    phase = st.phase
+def _wrong_phase(state: AllegraState, kind: str) -> str:
+    phase = state.phase
     if kind == "reveal":
         return "The initial reveal is over: each player reveals exactly two cards"
     if phase == "initial_reveal":
@@ -105,84 +114,89 @@ def _wrong_phase(st: AllegraState, kind: str) -> str:
         return "Answer the knock window first: 'knock' or 'pass'"
     if phase == "decide_deck_card":
         return (
-            f"You have drawn {st.drawn}: swap it into your area, discard it "
+            f"You have drawn {state.drawn}: swap it into your area, discard it "
             "(flipping a face-down card) or give it to a knocker"
         )
     if phase == "knocker_place":
         return "Place the card you were given in your area (action 'place')"
     if phase == "drawer_take":
-        return f"Take a card from seat {knock_of(st).knocker}'s area (action 'take')"
-    taken = knock_of(st).taken
+        return f"Take a card from seat {knock_of(state).knocker}'s area (action 'take')"
+    taken = knock_of(state).taken
     return f"Put the card you took ({taken}) into your area (action 'put')"
 
 
 def _reveal(
-    st: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
+    state: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
 ) -> list[Event]:
     require_keys(action, ("cell",))
-    i = cell_in(st, geo, action, "cell", seat)
-    if not st.down >> i & 1:
+    i = cell_in(state, geo, action, "cell", seat)
+    if not state.down >> i & 1:
         raise IllegalAction(
             f"The card at {geo.describe(i)} is already face up; reveal a face-down card"
         )
     events = [
         Event(
-            "allegra.card_revealed",
+            ev.CARD_REVEALED,
             1,
-            {"seat": seat, "cell": geo.cell(i), "card": st.cards[i]},
+            {"seat": seat, "cell": geo.cell(i), "card": state.cards[i]},
         )
     ]
-    if st.reveals == 1 and geo.left[seat] == st.start_seat:
-        down = st.down & ~(1 << i)
+    if state.reveals == 1 and geo.left[seat] == state.start_seat:
+        down = state.down & ~(1 << i)
         shown = [j for j in range(geo.size) if not down >> j & 1]
         removed = find_triples(
             geo,
-            st.cards,
+            state.cards,
             down,
             shown,
-            leftmost3=st.rules.long_run_rule == "leftmost3",
+            leftmost3=state.rules.long_run_rule == "leftmost3",
         )
         if removed:
-            events.append(triples_event(geo, st.rules, list(st.cards), removed))
+            events.append(triples_event(geo, state.rules, list(state.cards), removed))
     return events
 
 
 def _take_discard(
-    st: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
+    state: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
 ) -> list[Event]:
     require_keys(action, ("cell",))
-    if not st.discard:
+    if not state.discard:
         raise IllegalAction("The discard pile is empty: draw a card instead")
-    i = cell_in(st, geo, action, "cell", seat)
-    card = st.discard[-1]
+    i = cell_in(state, geo, action, "cell", seat)
+    card = state.discard[-1]
     events = [
         Event(
-            "allegra.discard_taken",
+            ev.DISCARD_TAKEN,
             1,
-            {"seat": seat, "cell": geo.cell(i), "card": card, "replaced": st.cards[i]},
+            {
+                "seat": seat,
+                "cell": geo.cell(i),
+                "card": card,
+                "replaced": state.cards[i],
+            },
         )
     ]
-    cards = list(st.cards)
+    cards = list(state.cards)
     cards[i] = card
-    return events + end_of_turn(st, cards, st.down & ~(1 << i), (i,))
+    return events + end_of_turn(state, cards, state.down & ~(1 << i), (i,))
 
 
 def _draw(
-    st: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
+    state: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
 ) -> list[Event]:
     require_keys(action, ())
     events: list[Event] = []
-    pile = st.draw
+    pile = state.draw
     if not pile:
-        gathered = list(st.discard[:-1])
+        gathered = list(state.discard[:-1])
         if not gathered:
             raise IllegalAction(
                 "The draw pile is empty and there are no discards to reshuffle"
             )
-        deck, k, _ = st.chance.reshuffle(gathered)
+        deck, k, _ = state.chance.reshuffle(gathered)
         events.append(
             Event(
-                "allegra.deck_reshuffled",
+                ev.DECK_RESHUFFLED,
                 1,
                 {
                     "reshuffle": True,
@@ -195,16 +209,16 @@ def _draw(
         )
         pile = tuple(deck)
     eligible: list[int] = []
-    if st.players >= st.rules.knock_min_players:
+    if state.players >= state.rules.knock_min_players:
         eligible = [
             k
             for k in geo.turn_order[seat][1:]
-            if knock.can_be_given(geo, st.cards, seat, k)
+            if knock.can_be_given(geo, state.cards, seat, k)
         ]
         eligible.sort()
     events.append(
         Event(
-            "allegra.card_drawn",
+            ev.CARD_DRAWN,
             1,
             {"seat": seat, "card": pile[0], "knock_window": eligible},
         )
@@ -213,72 +227,72 @@ def _draw(
 
 
 def _pass(
-    st: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
+    state: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
 ) -> list[Event]:
-    if st.phase == "knock_window":
-        return exchange.answer(st, seat, action, False)
+    if state.phase == "knock_window":
+        return exchange.answer(state, seat, action, False)
     require_keys(action, ())
-    if legal_actions(st, seat) != [{"type": "pass"}]:
+    if legal_actions(state, seat) != [{"type": "pass"}]:
         raise IllegalAction(
             "You cannot pass: take the top discard or draw a card "
             "(a turn passes only when no move is possible)"
         )
-    events = [Event("allegra.turn_passed", 1, {"seat": seat})]
-    return events + end_of_turn(st, list(st.cards), st.down, ())
+    events = [Event(ev.TURN_PASSED, 1, {"seat": seat})]
+    return events + end_of_turn(state, list(state.cards), state.down, ())
 
 
 def _swap(
-    st: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
+    state: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
 ) -> list[Event]:
     require_keys(action, ("cell",))
-    i = cell_in(st, geo, action, "cell", seat)
+    i = cell_in(state, geo, action, "cell", seat)
     events = [
         Event(
-            "allegra.drawn_card_swapped",
+            ev.DRAWN_CARD_SWAPPED,
             1,
             {
                 "seat": seat,
                 "cell": geo.cell(i),
-                "card": st.drawn,
-                "replaced": st.cards[i],
+                "card": state.drawn,
+                "replaced": state.cards[i],
             },
         )
     ]
-    cards = list(st.cards)
-    cards[i] = st.drawn
-    return events + end_of_turn(st, cards, st.down & ~(1 << i), (i,))
+    cards = list(state.cards)
+    cards[i] = state.drawn
+    return events + end_of_turn(state, cards, state.down & ~(1 << i), (i,))
 
 
 def _discard(
-    st: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
+    state: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
 ) -> list[Event]:
     require_keys(action, (), optional=("flip",))
     if "flip" in action:
-        i = cell_in(st, geo, action, "flip", seat)
-        if not st.down >> i & 1:
+        i = cell_in(state, geo, action, "flip", seat)
+        if not state.down >> i & 1:
             raise IllegalAction(
                 f"The card at {geo.describe(i)} is already face up; "
                 "flip a face-down card"
             )
         payload = {
             "seat": seat,
-            "card": st.drawn,
+            "card": state.drawn,
             "flip": geo.cell(i),
-            "flipped": st.cards[i],
+            "flipped": state.cards[i],
         }
-        down = st.down & ~(1 << i)
+        down = state.down & ~(1 << i)
         changed: tuple[int, ...] = (i,)
     else:
-        if st.down & geo.area_mask[seat]:
+        if state.down & geo.area_mask[seat]:
             raise IllegalAction(
                 "When you discard the drawn card you must flip a face-down card "
                 'of your area: add "flip" with its cell'
             )
-        payload = {"seat": seat, "card": st.drawn, "flip": None, "flipped": None}
-        down = st.down
+        payload = {"seat": seat, "card": state.drawn, "flip": None, "flipped": None}
+        down = state.down
         changed = ()
-    events = [Event("allegra.drawn_card_discarded", 1, payload)]
-    return events + end_of_turn(st, list(st.cards), down, changed)
+    events = [Event(ev.DRAWN_CARD_DISCARDED, 1, payload)]
+    return events + end_of_turn(state, list(state.cards), down, changed)
 
 
 Handler = Callable[[AllegraState, int, Mapping[str, Any], Geometry], list[Event]]

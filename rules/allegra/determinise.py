@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from rules.allegra import events as ev
 from rules.allegra.geometry import geometry
 from rules.allegra.options import Rules, standard_deck_for
 from rules.allegra.state import AllegraState, Knock, Phase, RoundResult
@@ -41,19 +42,19 @@ def reshuffled_cards(history: Sequence[Event]) -> Counter[int] | None:
     remaining: Counter[int] | None = None
     for event in history:
         kind, p = event.type, event.payload
-        if kind == "allegra.round_dealt":
+        if kind == ev.ROUND_DEALT:
             pile, remaining = [p["discard"]], None
-        elif kind == "allegra.discard_taken":
+        elif kind == ev.DISCARD_TAKEN:
             pile[-1] = p["replaced"]
-        elif kind in ("allegra.drawn_card_swapped", "allegra.card_put"):
+        elif kind in (ev.DRAWN_CARD_SWAPPED, ev.CARD_PUT):
             pile.append(p["replaced"])
-        elif kind == "allegra.drawn_card_discarded":
+        elif kind == ev.DRAWN_CARD_DISCARDED:
             pile.append(p["card"])
-        elif kind == "allegra.triples_removed" and p["to"] == "discard":
+        elif kind == ev.TRIPLES_REMOVED and p["to"] == "discard":
             pile.extend(p["cards"])
-        elif kind == "allegra.deck_reshuffled":
+        elif kind == ev.DECK_RESHUFFLED:
             remaining, pile = Counter(pile[:-1]), pile[-1:]
-        elif kind == "allegra.card_drawn" and remaining is not None:
+        elif kind == ev.CARD_DRAWN and remaining is not None:
             remaining[p["card"]] -= 1
     return remaining
 
@@ -95,7 +96,7 @@ class Determiniser:
             for key in ("hand", "taken"):
                 if knock[key] is not None:
                     seen[knock[key]] += 1
-        reshuffled = reshuffled_cards(history) if view["phase"] != "game_over" else None
+        reshuffled = reshuffled_cards(history) if view["phase"] != "over" else None
         if reshuffled is not None:
             self.pile: list[int] | None = sorted(reshuffled.elements())
             seen.update(reshuffled)
@@ -107,11 +108,12 @@ class Determiniser:
         self.cards = cards
         self.hand_public = True
         for event in reversed(history):
-            if event.type == "allegra.knocker_placed":
+            if event.type == ev.KNOCKER_PLACED:
                 self.hand_public = event.payload["hand_public"]
                 break
 
     def sample(self, rng: random.Random) -> AllegraState:
+        """One sampled full state consistent with what the seat knows."""
         view = self.view
         unseen = list(self.unseen)
         rng.shuffle(unseen)

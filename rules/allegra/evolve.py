@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from rules.allegra import events as ev
 from rules.allegra.options import Rules
 from rules.allegra.state import (
     AllegraState,
@@ -18,15 +19,15 @@ from rules.allegra.state import (
     replace_knock,
     replace_state,
 )
-from rules.core import Event
+from rules.core import Event, InvalidOptions
 from rules.dealing import Chance
 
 
-def _index(st: AllegraState, cell: dict[str, int]) -> int:
+def _index(state: AllegraState, cell: dict[str, int]) -> int:
     return 12 * cell["seat"] + 4 * cell["row"] + cell["col"]
 
 
-def _match_started(st: AllegraState | None, p: dict[str, Any]) -> AllegraState:
+def _match_started(state: AllegraState | None, p: dict[str, Any]) -> AllegraState:
     players = p["players"]
     return AllegraState(
         players=players,
@@ -39,12 +40,12 @@ def _match_started(st: AllegraState | None, p: dict[str, Any]) -> AllegraState:
     )
 
 
-def _round_dealt(st: AllegraState, p: dict[str, Any]) -> AllegraState:
+def _round_dealt(state: AllegraState, p: dict[str, Any]) -> AllegraState:
     deck = p["deck"]
-    size = 12 * st.players
+    size = 12 * state.players
     return replace_state(
-        st,
-        chance=st.chance.after(p),
+        state,
+        chance=state.chance.after(p),
         round=p["round"],
         start_seat=p["start_seat"],
         phase="initial_reveal",
@@ -63,190 +64,196 @@ def _round_dealt(st: AllegraState, p: dict[str, Any]) -> AllegraState:
     )
 
 
-def _card_revealed(st: AllegraState, p: dict[str, Any]) -> AllegraState:
-    down = st.down & ~(1 << _index(st, p["cell"]))
-    if st.reveals == 0:
-        return replace_state(st, down=down, reveals=1)
-    nxt = (st.active + 1) % st.players
-    phase = "turn_start" if nxt == st.start_seat else "initial_reveal"
-    return replace_state(st, down=down, reveals=0, active=nxt, phase=phase)
+def _card_revealed(state: AllegraState, p: dict[str, Any]) -> AllegraState:
+    down = state.down & ~(1 << _index(state, p["cell"]))
+    if state.reveals == 0:
+        return replace_state(state, down=down, reveals=1)
+    nxt = (state.active + 1) % state.players
+    phase = "turn_start" if nxt == state.start_seat else "initial_reveal"
+    return replace_state(state, down=down, reveals=0, active=nxt, phase=phase)
 
 
-def _triples_removed(st: AllegraState, p: dict[str, Any]) -> AllegraState:
-    cards = list(st.cards)
+def _triples_removed(state: AllegraState, p: dict[str, Any]) -> AllegraState:
+    cards = list(state.cards)
     for cell in p["cells"]:
-        cards[_index(st, cell)] = None
+        cards[_index(state, cell)] = None
     removed = tuple(p["cards"])
     if p["to"] == "discard":
-        return replace_state(st, cards=tuple(cards), discard=st.discard + removed)
-    return replace_state(st, cards=tuple(cards), out_of_play=st.out_of_play + removed)
+        return replace_state(state, cards=tuple(cards), discard=state.discard + removed)
+    return replace_state(
+        state, cards=tuple(cards), out_of_play=state.out_of_play + removed
+    )
 
 
-def _discard_taken(st: AllegraState, p: dict[str, Any]) -> AllegraState:
-    i = _index(st, p["cell"])
-    cards = list(st.cards)
+def _discard_taken(state: AllegraState, p: dict[str, Any]) -> AllegraState:
+    i = _index(state, p["cell"])
+    cards = list(state.cards)
     old = cards[i]
-    cards[i] = st.discard[-1]
+    cards[i] = state.discard[-1]
     assert old is not None
     return replace_state(
-        st,
+        state,
         cards=tuple(cards),
-        down=st.down & ~(1 << i),
-        discard=st.discard[:-1] + (old,),
+        down=state.down & ~(1 << i),
+        discard=state.discard[:-1] + (old,),
     )
 
 
-def _deck_reshuffled(st: AllegraState, p: dict[str, Any]) -> AllegraState:
+def _deck_reshuffled(state: AllegraState, p: dict[str, Any]) -> AllegraState:
     return replace_state(
-        st,
-        chance=st.chance.after(p),
+        state,
+        chance=state.chance.after(p),
         draw=tuple(p["deck"]),
-        discard=st.discard[-1:],
+        discard=state.discard[-1:],
     )
 
 
-def _card_drawn(st: AllegraState, p: dict[str, Any]) -> AllegraState:
+def _card_drawn(state: AllegraState, p: dict[str, Any]) -> AllegraState:
     eligible = tuple(p["knock_window"])
     if not eligible:
         return replace_state(
-            st, drawn=st.draw[0], draw=st.draw[1:], phase="decide_deck_card"
+            state, drawn=state.draw[0], draw=state.draw[1:], phase="decide_deck_card"
         )
     return replace_state(
-        st,
-        drawn=st.draw[0],
-        draw=st.draw[1:],
+        state,
+        drawn=state.draw[0],
+        draw=state.draw[1:],
         phase="knock_window",
         knock=Knock(eligible=eligible, pending=eligible),
     )
 
 
-def _knock_answered(st: AllegraState, p: dict[str, Any]) -> AllegraState:
+def _knock_answered(state: AllegraState, p: dict[str, Any]) -> AllegraState:
     seat = p["seat"]
-    k = st.knock
+    k = state.knock
     assert k is not None
     pending = tuple(s for s in k.pending if s != seat)
     knockers = k.knockers + (seat,) if p["knock"] else k.knockers
-    return replace_state(st, knock=replace_knock(k, pending=pending, knockers=knockers))
-
-
-def _knocks_revealed(st: AllegraState, p: dict[str, Any]) -> AllegraState:
-    assert st.knock is not None
-    knock = replace_knock(st.knock, knockers=tuple(p["knockers"]))
-    return replace_state(st, phase="decide_deck_card", knock=knock)
-
-
-def _drawn_card_swapped(st: AllegraState, p: dict[str, Any]) -> AllegraState:
-    i = _index(st, p["cell"])
-    cards = list(st.cards)
-    old = cards[i]
-    assert old is not None and st.drawn is not None
-    cards[i] = st.drawn
     return replace_state(
-        st,
+        state, knock=replace_knock(k, pending=pending, knockers=knockers)
+    )
+
+
+def _knocks_revealed(state: AllegraState, p: dict[str, Any]) -> AllegraState:
+    assert state.knock is not None
+    knock = replace_knock(state.knock, knockers=tuple(p["knockers"]))
+    return replace_state(state, phase="decide_deck_card", knock=knock)
+
+
+def _drawn_card_swapped(state: AllegraState, p: dict[str, Any]) -> AllegraState:
+    i = _index(state, p["cell"])
+    cards = list(state.cards)
+    old = cards[i]
+    assert old is not None and state.drawn is not None
+    cards[i] = state.drawn
+    return replace_state(
+        state,
         cards=tuple(cards),
-        down=st.down & ~(1 << i),
-        discard=st.discard + (old,),
+        down=state.down & ~(1 << i),
+        discard=state.discard + (old,),
         drawn=None,
     )
 
 
-def _drawn_card_discarded(st: AllegraState, p: dict[str, Any]) -> AllegraState:
-    assert st.drawn is not None
-    down = st.down
+def _drawn_card_discarded(state: AllegraState, p: dict[str, Any]) -> AllegraState:
+    assert state.drawn is not None
+    down = state.down
     if p["flip"] is not None:
-        down &= ~(1 << _index(st, p["flip"]))
-    return replace_state(st, down=down, discard=st.discard + (st.drawn,), drawn=None)
-
-
-def _card_given(st: AllegraState, p: dict[str, Any]) -> AllegraState:
-    assert st.knock is not None
-    knock = replace_knock(st.knock, knocker=p["to"])
-    return replace_state(st, phase="knocker_place", knock=knock)
-
-
-def _knocker_placed(st: AllegraState, p: dict[str, Any]) -> AllegraState:
-    i = _index(st, p["cell"])
-    cards = list(st.cards)
-    hand = cards[i]
-    cards[i] = st.drawn
-    assert st.knock is not None
-    knock = replace_knock(st.knock, k1=i, hand=hand, hand_public=p["hand_public"])
+        down &= ~(1 << _index(state, p["flip"]))
     return replace_state(
-        st,
+        state, down=down, discard=state.discard + (state.drawn,), drawn=None
+    )
+
+
+def _card_given(state: AllegraState, p: dict[str, Any]) -> AllegraState:
+    assert state.knock is not None
+    knock = replace_knock(state.knock, knocker=p["to"])
+    return replace_state(state, phase="knocker_place", knock=knock)
+
+
+def _knocker_placed(state: AllegraState, p: dict[str, Any]) -> AllegraState:
+    i = _index(state, p["cell"])
+    cards = list(state.cards)
+    hand = cards[i]
+    cards[i] = state.drawn
+    assert state.knock is not None
+    knock = replace_knock(state.knock, k1=i, hand=hand, hand_public=p["hand_public"])
+    return replace_state(
+        state,
         phase="drawer_take",
         cards=tuple(cards),
-        down=st.down & ~(1 << i),
+        down=state.down & ~(1 << i),
         drawn=None,
         knock=knock,
     )
 
 
-def _card_taken(st: AllegraState, p: dict[str, Any]) -> AllegraState:
-    i = _index(st, p["cell"])
-    cards = list(st.cards)
+def _card_taken(state: AllegraState, p: dict[str, Any]) -> AllegraState:
+    i = _index(state, p["cell"])
+    cards = list(state.cards)
     taken = cards[i]
     cards[i] = None
-    assert st.knock is not None
+    assert state.knock is not None
     return replace_state(
-        st,
+        state,
         phase="drawer_place",
         cards=tuple(cards),
-        down=st.down & ~(1 << i),
-        knock=replace_knock(st.knock, k2=i, taken=taken),
+        down=state.down & ~(1 << i),
+        knock=replace_knock(state.knock, k2=i, taken=taken),
     )
 
 
-def _card_put(st: AllegraState, p: dict[str, Any]) -> AllegraState:
-    i = _index(st, p["cell"])
-    cards = list(st.cards)
+def _card_put(state: AllegraState, p: dict[str, Any]) -> AllegraState:
+    i = _index(state, p["cell"])
+    cards = list(state.cards)
     old = cards[i]
-    assert old is not None and st.knock is not None
-    cards[i] = st.knock.taken
+    assert old is not None and state.knock is not None
+    cards[i] = state.knock.taken
     return replace_state(
-        st,
+        state,
         cards=tuple(cards),
-        down=st.down & ~(1 << i),
-        discard=st.discard + (old,),
-        knock=replace_knock(st.knock, taken=None),
+        down=state.down & ~(1 << i),
+        discard=state.discard + (old,),
+        knock=replace_knock(state.knock, taken=None),
     )
 
 
-def _knock_hole_filled(st: AllegraState, p: dict[str, Any]) -> AllegraState:
-    k = st.knock
+def _knock_hole_filled(state: AllegraState, p: dict[str, Any]) -> AllegraState:
+    k = state.knock
     assert k is not None and k.k2 is not None
-    cards = list(st.cards)
+    cards = list(state.cards)
     cards[k.k2] = k.hand
-    return replace_state(st, cards=tuple(cards), knock=replace_knock(k, hand=None))
+    return replace_state(state, cards=tuple(cards), knock=replace_knock(k, hand=None))
 
 
-def _round_end_triggered(st: AllegraState, p: dict[str, Any]) -> AllegraState:
-    return replace_state(st, trigger=p["trigger"], queue=tuple(p["final_turns"]))
+def _round_end_triggered(state: AllegraState, p: dict[str, Any]) -> AllegraState:
+    return replace_state(state, trigger=p["trigger"], queue=tuple(p["final_turns"]))
 
 
-def _turn_ended(st: AllegraState, p: dict[str, Any]) -> AllegraState:
+def _turn_ended(state: AllegraState, p: dict[str, Any]) -> AllegraState:
     return replace_state(
-        st,
+        state,
         phase="turn_start",
         active=p["next"],
-        turn=st.turn + 1,
-        queue=st.queue[1:] if st.trigger is not None else (),
+        turn=state.turn + 1,
+        queue=state.queue[1:] if state.trigger is not None else (),
         drawn=None,
         knock=None,
     )
 
 
-def _turn_passed(st: AllegraState, p: dict[str, Any]) -> AllegraState:
-    return st
+def _turn_passed(state: AllegraState, p: dict[str, Any]) -> AllegraState:
+    return state
 
 
-def _round_revealed(st: AllegraState, p: dict[str, Any]) -> AllegraState:
-    down = st.down
+def _round_revealed(state: AllegraState, p: dict[str, Any]) -> AllegraState:
+    down = state.down
     for entry in p["cells"]:
-        down &= ~(1 << _index(st, entry["cell"]))
-    return replace_state(st, down=down)
+        down &= ~(1 << _index(state, entry["cell"]))
+    return replace_state(state, down=down)
 
 
-def _round_scored(st: AllegraState, p: dict[str, Any]) -> AllegraState:
+def _round_scored(state: AllegraState, p: dict[str, Any]) -> AllegraState:
     result = RoundResult(
         round=p["round"],
         trigger=p["trigger"],
@@ -256,50 +263,55 @@ def _round_scored(st: AllegraState, p: dict[str, Any]) -> AllegraState:
         doubled=p["doubled"],
     )
     return replace_state(
-        st,
+        state,
         totals=tuple(p["totals"]),
-        results=(*st.results, result),
+        results=(*state.results, result),
         trigger=p["trigger"],
         queue=(),
     )
 
 
-def _match_ended(st: AllegraState, p: dict[str, Any]) -> AllegraState:
+def _match_ended(state: AllegraState, p: dict[str, Any]) -> AllegraState:
     return replace_state(
-        st,
-        phase="game_over",
+        state,
+        phase="over",
         drawn=None,
         knock=None,
     )
 
 
-_APPLY: dict[str, Callable[[Any, dict[str, Any]], AllegraState]] = {
-    "allegra.match_started": _match_started,
-    "allegra.round_dealt": _round_dealt,
-    "allegra.card_revealed": _card_revealed,
-    "allegra.triples_removed": _triples_removed,
-    "allegra.discard_taken": _discard_taken,
-    "allegra.deck_reshuffled": _deck_reshuffled,
-    "allegra.card_drawn": _card_drawn,
-    "allegra.knock_answered": _knock_answered,
-    "allegra.knocks_revealed": _knocks_revealed,
-    "allegra.drawn_card_swapped": _drawn_card_swapped,
-    "allegra.drawn_card_discarded": _drawn_card_discarded,
-    "allegra.card_given": _card_given,
-    "allegra.knocker_placed": _knocker_placed,
-    "allegra.card_taken": _card_taken,
-    "allegra.card_put": _card_put,
-    "allegra.knock_hole_filled": _knock_hole_filled,
-    "allegra.round_end_triggered": _round_end_triggered,
-    "allegra.turn_ended": _turn_ended,
-    "allegra.turn_passed": _turn_passed,
-    "allegra.round_revealed": _round_revealed,
-    "allegra.round_scored": _round_scored,
-    "allegra.match_ended": _match_ended,
+#: The fold: one function per event type, ``(state, payload) -> state``.
+EVOLVERS: dict[str, Callable[[Any, dict[str, Any]], AllegraState]] = {
+    ev.MATCH_STARTED: _match_started,
+    ev.ROUND_DEALT: _round_dealt,
+    ev.CARD_REVEALED: _card_revealed,
+    ev.TRIPLES_REMOVED: _triples_removed,
+    ev.DISCARD_TAKEN: _discard_taken,
+    ev.DECK_RESHUFFLED: _deck_reshuffled,
+    ev.CARD_DRAWN: _card_drawn,
+    ev.KNOCK_ANSWERED: _knock_answered,
+    ev.KNOCKS_REVEALED: _knocks_revealed,
+    ev.DRAWN_CARD_SWAPPED: _drawn_card_swapped,
+    ev.DRAWN_CARD_DISCARDED: _drawn_card_discarded,
+    ev.CARD_GIVEN: _card_given,
+    ev.KNOCKER_PLACED: _knocker_placed,
+    ev.CARD_TAKEN: _card_taken,
+    ev.CARD_PUT: _card_put,
+    ev.KNOCK_HOLE_FILLED: _knock_hole_filled,
+    ev.ROUND_END_TRIGGERED: _round_end_triggered,
+    ev.TURN_ENDED: _turn_ended,
+    ev.TURN_PASSED: _turn_passed,
+    ev.ROUND_REVEALED: _round_revealed,
+    ev.ROUND_SCORED: _round_scored,
+    ev.MATCH_ENDED: _match_ended,
 }
 
-EVENT_TYPES = tuple(_APPLY)
 
-
-def evolve(st: AllegraState | None, event: Event) -> AllegraState:
-    return _APPLY[event.type](st, event.payload)
+def evolve(state: AllegraState | None, event: Event) -> AllegraState:
+    """Apply ``event``; ``state`` is None only for ``allegra.match_started``."""
+    apply = EVOLVERS.get(event.type)
+    if apply is None:
+        raise InvalidOptions(f"Unknown Allegra event type {event.type!r}")
+    if (state is None) != (event.type == ev.MATCH_STARTED):
+        raise InvalidOptions(f"An Allegra history starts with {ev.MATCH_STARTED}, once")
+    return apply(state, event.payload)

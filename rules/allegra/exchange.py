@@ -1,4 +1,4 @@
-"""The knock window's answers and the knock exchange (ALLEGRA.md §7.3-§7.4).
+"""The knock window's answers and the knock exchange (docs/rules/allegra.md §7.3-§7.4).
 
 Handlers in the shape :func:`rules.allegra.decide.decide` dispatches to: each
 checks its action and answers with events. The exchange's last step (the
@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules.allegra import events as ev
 from rules.allegra import knock
 from rules.allegra.checks import cell_in
 from rules.allegra.geometry import Geometry
@@ -20,31 +21,34 @@ from rules.core import Event, IllegalAction, MalformedAction, require_keys
 
 
 def knock_answer(
-    st: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
+    state: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
 ) -> list[Event]:
-    return answer(st, seat, action, True)
+    """The events of a knock or pass answer in the knock window (§7.3)."""
+    return answer(state, seat, action, True)
 
 
 def answer(
-    st: AllegraState, seat: int, action: Mapping[str, Any], knocks: bool
+    state: AllegraState, seat: int, action: Mapping[str, Any], knocks: bool
 ) -> list[Event]:
+    """Record one seat's answer; the window closes when the last is in."""
     require_keys(action, ())
-    events = [Event("allegra.knock_answered", 1, {"seat": seat, "knock": knocks})]
-    kn = knock_of(st)
+    events = [Event(ev.KNOCK_ANSWERED, 1, {"seat": seat, "knock": knocks})]
+    kn = knock_of(state)
     if len(kn.pending) == 1:
         knockers = sorted((*kn.knockers, seat) if knocks else kn.knockers)
-        events.append(Event("allegra.knocks_revealed", 1, {"knockers": knockers}))
+        events.append(Event(ev.KNOCKS_REVEALED, 1, {"knockers": knockers}))
     return events
 
 
 def give(
-    st: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
+    state: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
 ) -> list[Event]:
+    """The drawer gives the drawn card to a knocker (§7.4, GIVE)."""
     require_keys(action, ("to",))
     to = action["to"]
     if not isinstance(to, int) or isinstance(to, bool):
         raise MalformedAction("'to' must be the seat number of a knocker")
-    knockers = knockers_of(st)
+    knockers = knockers_of(state)
     if to not in knockers:
         if not knockers:
             raise IllegalAction("Nobody knocked: there is no one to give the card to")
@@ -52,39 +56,41 @@ def give(
             f"Seat {to} did not knock; you may give the card to seat "
             + ", ".join(map(str, knockers))
         )
-    return [Event("allegra.card_given", 1, {"seat": seat, "to": to, "card": st.drawn})]
+    return [Event(ev.CARD_GIVEN, 1, {"seat": seat, "to": to, "card": state.drawn})]
 
 
 def place(
-    st: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
+    state: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
 ) -> list[Event]:
+    """The knocker places the card at ``k1`` and picks up O (KNOCKER_PLACE)."""
     require_keys(action, ("cell",))
-    i = cell_in(st, geo, action, "cell", seat)
-    if i not in knock.k1_choices(geo, st.cards, st.active, seat):
+    i = cell_in(state, geo, action, "cell", seat)
+    if i not in knock.k1_choices(geo, state.cards, state.active, seat):
         raise IllegalAction(
-            f"If you place the card at {geo.describe(i)}, seat {st.active} "
+            f"If you place the card at {geo.describe(i)}, seat {state.active} "
             "could not complete the exchange; choose another cell"
         )
     return [
         Event(
-            "allegra.knocker_placed",
+            ev.KNOCKER_PLACED,
             1,
             {
                 "seat": seat,
                 "cell": geo.cell(i),
-                "card": st.drawn,
-                "hand": st.cards[i],
-                "hand_public": not st.down >> i & 1,
+                "card": state.drawn,
+                "hand": state.cards[i],
+                "hand_public": not state.down >> i & 1,
             },
         )
     ]
 
 
 def take(
-    st: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
+    state: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
 ) -> list[Event]:
+    """The drawer takes T from the knocker's area (DRAWER_TAKE)."""
     require_keys(action, ("cell",))
-    kn = knock_of(st)
+    kn = knock_of(state)
     assert kn.knocker is not None and kn.k1 is not None
     i = geo.parse(action["cell"])
     if i == kn.k1:
@@ -92,26 +98,27 @@ def take(
             "You cannot take back the card you gave: it is protected until the "
             "exchange ends"
         )
-    i = cell_in(st, geo, action, "cell", kn.knocker, f"seat {kn.knocker}'s")
-    if i not in knock.k2_choices(geo, st.cards, seat, kn.knocker, kn.k1):
+    i = cell_in(state, geo, action, "cell", kn.knocker, f"seat {kn.knocker}'s")
+    if i not in knock.k2_choices(geo, state.cards, seat, kn.knocker, kn.k1):
         raise IllegalAction(
             f"If you take the card at {geo.describe(i)}, no card of your area "
             "would be left to exchange it with"
         )
     return [
         Event(
-            "allegra.card_taken",
+            ev.CARD_TAKEN,
             1,
-            {"seat": seat, "cell": geo.cell(i), "card": st.cards[i]},
+            {"seat": seat, "cell": geo.cell(i), "card": state.cards[i]},
         )
     ]
 
 
 def put(
-    st: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
+    state: AllegraState, seat: int, action: Mapping[str, Any], geo: Geometry
 ) -> list[Event]:
+    """The drawer puts T in his area; O fills the hole; the turn ends (DRAWER_PLACE)."""
     require_keys(action, ("cell",))
-    kn = knock_of(st)
+    kn = knock_of(state)
     k1, k2 = kn.k1, kn.k2
     assert kn.knocker is not None and k1 is not None and k2 is not None
     i = geo.parse(action["cell"])
@@ -125,26 +132,26 @@ def put(
             f"Cell {geo.describe(i)} is the hole you took the card from; "
             f"seat {kn.knocker} fills it"
         )
-    i = cell_in(st, geo, action, "cell", seat)
+    i = cell_in(state, geo, action, "cell", seat)
     events = [
         Event(
-            "allegra.card_put",
+            ev.CARD_PUT,
             1,
             {
                 "seat": seat,
                 "cell": geo.cell(i),
                 "card": kn.taken,
-                "replaced": st.cards[i],
+                "replaced": state.cards[i],
             },
         ),
         Event(
-            "allegra.knock_hole_filled",
+            ev.KNOCK_HOLE_FILLED,
             1,
             {"seat": kn.knocker, "cell": geo.cell(k2), "card": kn.hand},
         ),
     ]
-    cards = list(st.cards)
+    cards = list(state.cards)
     cards[i] = kn.taken
     cards[k2] = kn.hand
-    down = st.down & ~(1 << i)
-    return events + end_of_turn(st, cards, down, (k1, k2, i))
+    down = state.down & ~(1 << i)
+    return events + end_of_turn(state, cards, down, (k1, k2, i))

@@ -1,15 +1,22 @@
-"""The Allegra game object: the §3 contract wired to this package's modules."""
+"""The Allegra game object: the contract of docs/rules-api.md wired to this package.
+
+The modules have the same names and jobs in every game: ``options`` (the
+options, their bounds and the decks), ``state`` (the frozen records),
+``events`` (every event type), ``decide`` (actions in, events out), ``evolve``
+(the fold), ``scoring``, ``views`` (what a seat sees) and ``hidden``
+(redaction and alternative histories). Allegra adds ``geometry`` (the shared
+grids), ``triples``, ``knock`` and ``exchange`` (the knock window and
+exchange), ``legal``, ``rounds`` (end of turn, round end, deals), ``checks``
+and ``determinise`` (for the bots). The rules are docs/rules/allegra.md.
+"""
 
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from rules import dealing
-from rules.allegra import decide as deciding
-from rules.allegra import hidden, views
+from rules.allegra import decide, hidden, scoring, views
 from rules.allegra.evolve import evolve
 from rules.allegra.options import (
     OPTIONS,
@@ -20,19 +27,11 @@ from rules.allegra.options import (
 )
 from rules.allegra.rounds import deal_event
 from rules.allegra.state import AllegraState
-from rules.core import (
-    Action,
-    Event,
-    Game,
-    InvalidOptions,
-    Option,
-    Seat,
-    match_started,
-)
+from rules.core import Action, Event, Game, MalformedAction, Option, Seat
 
 
-class Allegra(Game[AllegraState]):
-    """Allegra: Golf on 4×3 grids where neighbours share a column (ALLEGRA.md)."""
+class AllegraGame(Game[AllegraState]):
+    """Allegra: Golf on 4×3 grids where neighbours share a column."""
 
     name: ClassVar[str] = "allegra"
     title: ClassVar[str] = "Allegra"
@@ -42,67 +41,76 @@ class Allegra(Game[AllegraState]):
     state_type: ClassVar[type] = AllegraState
     OPTIONS: ClassVar[tuple[Option, ...]] = OPTIONS
 
+    # -- setup
+
     def player_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        """Seats allowed: ``first_player`` must exist, the deck must suffice."""
         return player_range(options)
 
-    def standard_deck(self, options: Mapping[str, Any]) -> list[Any]:
+    def standard_deck(self, options: Mapping[str, Any]) -> list[int]:
+        """The unshuffled deck of these options, ascending by value."""
         return list(standard_deck_for(Rules.from_options(options)))
 
-    def start(
-        self,
-        players: int,
-        options: Mapping[str, Any] | None = None,
-        seed: int | str | None = None,
-        deck: Sequence[Any] | None = None,
-    ) -> list[Event]:
-        opts = self.validate_options(options)
-        self.validate_players(players, opts)
-        opts = resolve(opts, players)
-        rules = Rules.from_options(opts)
-        text = dealing.seed_or_new(seed)
-        decks = dealing.normalise_decks(deck)
-        full = Counter(standard_deck_for(rules))
-        for d in decks:
-            if not all(isinstance(c, int) and not isinstance(c, bool) for c in d):
-                raise InvalidOptions("An Allegra deck is a list of whole numbers")
-            if Counter(d) != full:
-                raise InvalidOptions(
-                    f"A given deck must hold exactly the {sum(full.values())} cards "
-                    "of the match's deck, in any order"
-                )
-        started = match_started(
-            "allegra", players=players, options=opts, seed=text, decks=decks
-        )
-        chance = dealing.Chance(text, decks)
-        return [started, deal_event(players, rules, chance, 1, rules.first_player)]
+    def resolve_options(self, options: dict[str, Any], players: int) -> dict[str, Any]:
+        """Check ``first_player`` and the deck size; resolve the turn limit."""
+        return resolve(options, players)
+
+    def deck_card(self, value: object) -> int:
+        """A card of a given deck: a whole number (its value)."""
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise MalformedAction(f"{value!r} is not a card value (a whole number)")
+        return value
+
+    def opening_events(self, state: AllegraState) -> list[Event]:
+        """The first round's deal, started by ``first_player``."""
+        rules = state.rules
+        return [deal_event(state.players, rules, state.chance, 1, rules.first_player)]
+
+    # -- the fold and deciding
 
     def evolve(self, state: AllegraState | None, event: Event) -> AllegraState:
+        """Apply one event (see ``rules.allegra.evolve``)."""
         return evolve(state, event)
 
     def to_act(self, state: AllegraState) -> tuple[int, ...]:
-        return deciding.to_act(state)
+        """The seats that may act now (every pending seat in a knock window)."""
+        return decide.to_act(state)
 
     def legal_actions(self, state: AllegraState, seat: int) -> list[Action]:
-        return deciding.legal_actions(state, seat)
+        """Every action ``seat`` may take now, in canonical form."""
+        return decide.legal_actions(state, seat)
 
     def decide(
         self, state: AllegraState, seat: int, action: Mapping[str, Any]
     ) -> list[Event]:
-        return deciding.decide(state, seat, action)
+        """The events ``action`` causes; raises IllegalAction (see ``decide``)."""
+        return decide.decide(state, seat, action)
+
+    def outcome(self, state: AllegraState) -> dict[str, Any] | None:
+        """None while playing; else the totals, places and winners."""
+        return scoring.outcome(state)
+
+    # -- what a seat may see
 
     def view(self, state: AllegraState, seat: Seat) -> dict[str, Any]:
+        """What ``seat`` may see (None: a spectator)."""
         return views.view(state, seat)
 
     def redact(self, event: Event, seat: Seat) -> Event:
-        return views.redact(event, seat)
+        """The event as ``seat`` may see it."""
+        return hidden.redact(event, seat)
 
-    def outcome(self, state: AllegraState) -> dict[str, Any] | None:
-        return views.outcome(state)
+    # -- testing hooks
 
-    def inventory(self, state: AllegraState) -> list[Any]:
+    def inventory(self, state: AllegraState) -> list[int]:
+        """Every card of the match, wherever it lies."""
         return list(hidden.inventory(state))
 
     def resample_unseen(
         self, events: Sequence[Event], seat: Seat, rng: random.Random
     ) -> list[Event]:
+        """An alternative history ``seat`` cannot tell from ``events``."""
         return hidden.resample_unseen(events, seat, rng)
+
+
+GAME = AllegraGame()

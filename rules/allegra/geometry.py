@@ -1,4 +1,4 @@
-"""The table's geometry (ALLEGRA.md §2): grids, shared columns and areas.
+"""The table's geometry (docs/rules/allegra.md §2): grids, shared columns and areas.
 
 Every cell of the table has an index ``12 * seat + 4 * row + col``. Seats are
 numbered clockwise, so the left-hand neighbour of ``p`` is ``p + 1``; the area
@@ -26,6 +26,7 @@ _CELL_KEYS = frozenset(("seat", "row", "col"))
 
 
 def idx(seat: int, row: int, col: int) -> int:
+    """The index of cell ``(seat, row, col)``: ``12·seat + 4·row + col``."""
     return CELLS * seat + COLS * row + col
 
 
@@ -94,6 +95,7 @@ class Geometry:
         return {"seat": s, "row": r, "col": c}
 
     def describe(self, i: int) -> str:
+        """Cell ``i`` as players read it: ``(seat,row,col)``."""
         s, r, c = self.coords[i]
         return f"({s},{r},{c})"
 
@@ -121,4 +123,5 @@ class Geometry:
 
 @functools.cache
 def geometry(n: int) -> Geometry:
+    """The (cached) geometry of an ``n``-player table."""
     return Geometry(n)

@@ -1,4 +1,9 @@
-"""Where every card is, and histories a seat cannot tell apart (for the no-leak test).
+"""What an Allegra seat may not see: redacted events, where every card is, and
+histories a seat cannot tell apart (for the no-leak test).
+
+``redact``: face-down cards are hidden from everyone, their owner included;
+knock answers stay hidden until all are in, and the knocker's hand card O is
+seen by the knocker alone unless it was face up before.
 
 Cards are integers with duplicates, so the cards a seat has not seen cannot be
 renamed; instead their *values* are reshuffled among the hidden places. In
@@ -18,19 +23,21 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from rules.allegra import events as ev
 from rules.allegra.evolve import evolve
 from rules.allegra.state import AllegraState
-from rules.core import Event, Seat
+from rules.core import Event, Seat, strip_secrets
 
 
-def inventory(st: AllegraState) -> list[int]:
-    cards = [c for c in st.cards if c is not None]
-    cards.extend(st.draw)
-    cards.extend(st.discard)
-    cards.extend(st.out_of_play)
-    if st.drawn is not None:
-        cards.append(st.drawn)
-    k = st.knock
+def inventory(state: AllegraState) -> list[int]:
+    """Every card of the match, wherever it lies (for the conservation check)."""
+    cards = [c for c in state.cards if c is not None]
+    cards.extend(state.draw)
+    cards.extend(state.discard)
+    cards.extend(state.out_of_play)
+    if state.drawn is not None:
+        cards.append(state.drawn)
+    k = state.knock
     if k is not None:
         cards.extend(c for c in (k.hand, k.taken) if c is not None)
     return cards
@@ -39,6 +46,7 @@ def inventory(st: AllegraState) -> list[int]:
 def resample_unseen(
     events: Sequence[Event], seat: Seat, rng: random.Random
 ) -> list[Event]:
+    """An alternative history ``seat`` cannot tell from ``events``."""
     alt = list(events)
     if not alt:
         return alt
@@ -59,14 +67,14 @@ def resample_unseen(
     for i, event in enumerate(alt):
         state = evolve(state, event)
         kind = event.type
-        if kind == "allegra.round_dealt":
+        if kind == ev.ROUND_DEALT:
             deal_at = pile_at = i
             base, drawn = size + 1, 0
-        elif kind == "allegra.deck_reshuffled":
+        elif kind == ev.DECK_RESHUFFLED:
             pile_at, base, drawn = i, 0, 0
-        elif kind == "allegra.card_drawn":
+        elif kind == ev.CARD_DRAWN:
             drawn += 1
-        elif kind == "allegra.round_scored":
+        elif kind == ev.ROUND_SCORED:
             close_round()
             pile_at = -1
     assert state is not None
@@ -83,7 +91,7 @@ def resample_unseen(
         ):
             hidden.append(k.k1)
             hand_event = max(
-                i for i, e in enumerate(alt) if e.type == "allegra.knocker_placed"
+                i for i, e in enumerate(alt) if e.type == ev.KNOCKER_PLACED
             )
         if pile_at == deal_at:
             close_round()
@@ -100,11 +108,11 @@ def resample_unseen(
             deck[j] = v
     deal_index = -1
     for at in range(len(alt)):
-        if alt[at].type == "allegra.round_dealt":
+        if alt[at].type == ev.ROUND_DEALT:
             deal_index += 1
         if at in decks:
             alt[at] = alt[at].with_payload(deck=decks[at])
-            if alt[at].type == "allegra.round_dealt" and deal_index < len(given_decks):
+            if alt[at].type == ev.ROUND_DEALT and deal_index < len(given_decks):
                 given_decks[deal_index] = decks[at]
     if given_decks:
         alt[0] = alt[0].with_payload(decks=given_decks)
@@ -112,3 +120,16 @@ def resample_unseen(
         assert k is not None and k.k1 is not None
         alt[hand_event] = alt[hand_event].with_payload(hand=decks[deal_at][k.k1])
     return alt
+
+
+def redact(event: Event, seat: Seat) -> Event:
+    """The event as ``seat`` may see it (None: a spectator)."""
+    kind = event.type
+    p = event.payload
+    if kind == ev.MATCH_ENDED:
+        return event  # the seed is revealed at the end, on purpose
+    if kind == ev.KNOCK_ANSWERED and seat != p["seat"]:
+        return Event(kind, event.version, {"seat": p["seat"]})
+    if kind == ev.KNOCKER_PLACED and not p["hand_public"] and seat != p["seat"]:
+        return Event(kind, event.version, {k: v for k, v in p.items() if k != "hand"})
+    return strip_secrets(event)

@@ -1,4 +1,4 @@
-"""Knocking (ALLEGRA.md §7.3-§7.4): who may knock, and the exchange's choices.
+"""Knocking (docs/rules/allegra.md §7.3-§7.4): who may knock, and the exchange's choices.
 
 The exchange moves three cards: the knocker K puts the drawn card at ``k1`` in
 Area(K) and takes the card O there into hand; the drawer A takes the card T at

@@ -1,6 +1,6 @@
-"""Allegra's match options (ALLEGRA.md §3.2) and the decks they describe.
+"""Allegra's match options (docs/rules/allegra.md, "Options") and the decks they describe.
 
-Option names and string values are the rules file's, in snake_case
+Option names and string values are the rules text's, in snake_case
 (``knockMinPlayers`` → ``knock_min_players``, ``"outOfPlay"`` → ``"out_of_play"``).
 The options a match was started with are kept in the state as :class:`Rules`,
 a small frozen record that the hot paths read without dictionary lookups.
@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from rules.core import InvalidOptions, Option
+from rules.records import OptionsRecord
 
 #: §3.1, ``deck = "published"``: copies per value, −1 … 11.
 PUBLISHED_COPIES: dict[int, int] = {
@@ -49,13 +50,22 @@ PUBLISHED_COPIES: dict[int, int] = {
 #: Turns per round per player before the §9.3 safeguard ends the round.
 TURNS_PER_PLAYER = 60
 
+#: The most cards a custom deck may hold (twice the published deck).
+MAX_DECK_SIZE = 240
+
+#: The longest a round can last, in turns, whatever the options say: the
+#: largest ``max_turns_per_round`` accepted, and the limit a round with
+#: ``max_turns_per_round = null`` ("no limit") still stops at, as a forced end
+#: (docs/rules-decisions.md, Allegra E-19).
+MAX_TURNS_PER_ROUND = 1000
+
 OPTIONS: tuple[Option, ...] = (
     Option("rounds", 3, "Rounds per match", kind="int", minimum=1, maximum=20),
     Option(
         "deck",
         "seed",
         'The deck: "seed" (1-11, 10 copies each, 110 cards) or "published" '
-        "(-1 to 11, 120 cards, ALLEGRA.md §3.1)",
+        "(-1 to 11, 120 cards)",
         kind="choice",
         choices=("seed", "published"),
     ),
@@ -65,6 +75,9 @@ OPTIONS: tuple[Option, ...] = (
         "A custom deck: every card value, each as often as it has copies; "
         "overrides 'deck' when given",
         kind="int_list",
+        minimum=-99,
+        maximum=99,
+        max_length=MAX_DECK_SIZE,
         nullable=True,
     ),
     Option(
@@ -144,16 +157,18 @@ OPTIONS: tuple[Option, ...] = (
         "max_turns_per_round",
         0,
         "Safeguard: a round that reaches this many turns without a trigger "
-        "ends at once; 0 = 60 x the number of players, null = no limit",
+        "ends at once; 0 = 60 x the number of players, null = no limit "
+        f"(the engine still ends a round after {MAX_TURNS_PER_ROUND} turns)",
         kind="int",
         minimum=0,
+        maximum=MAX_TURNS_PER_ROUND,
         nullable=True,
     ),
 )
 
 
 @dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(OptionsRecord):
     """The validated options of one match, as the engine reads them."""
 
     rounds: int = 3
@@ -170,21 +185,6 @@ class Rules:
     next_round_start: Literal["rotate", "trigger"] = "rotate"
     game_tie_break: Literal["shared", "last_round"] = "shared"
     max_turns_per_round: int | None = 0
-
-    @classmethod
-    def from_options(cls, options: Mapping[str, Any]) -> Rules:
-        """From validated options (every key present)."""
-        values = {f.name: options[f.name] for f in fields(cls)}
-        if values["deck_composition"] is not None:
-            values["deck_composition"] = tuple(values["deck_composition"])
-        return cls(**values)
-
-    def to_options(self) -> dict[str, Any]:
-        """The JSON-safe options dict (as stored in ``match_started``)."""
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
-        if self.deck_composition is not None:
-            data["deck_composition"] = list(self.deck_composition)
-        return data
 
 
 def standard_deck_for(rules: Rules) -> tuple[int, ...]:

@@ -10,14 +10,12 @@ knock exchange, the round-end trigger and its final-turn queue, and the totals.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, fields
-from typing import Any, Literal, TypeVar
+from dataclasses import dataclass
+from typing import Literal
 
 from rules.allegra.options import Rules
 from rules.dealing import Chance
-
-T = TypeVar("T")
+from rules.records import replacer
 
 Phase = Literal[
     "setup",
@@ -28,7 +26,7 @@ Phase = Literal[
     "knocker_place",
     "drawer_take",
     "drawer_place",
-    "game_over",
+    "over",
 ]
 
 
@@ -67,6 +65,8 @@ class Knock:
 
 @dataclass(frozen=True, slots=True)
 class AllegraState:
+    """Everything about a match of Allegra at one moment (docs/rules/allegra.md)."""
+
     players: int
     rules: Rules
     chance: Chance
@@ -95,49 +95,28 @@ class AllegraState:
     results: tuple[RoundResult, ...] = ()
 
 
-def knock_of(st: AllegraState) -> Knock:
+def knock_of(state: AllegraState) -> Knock:
     """The knock record, in a phase that has one."""
-    if st.knock is None:  # pragma: no cover - a programming error
-        raise AssertionError(f"no knock in phase {st.phase}")
-    return st.knock
+    if state.knock is None:  # pragma: no cover - a programming error
+        raise AssertionError(f"no knock in phase {state.phase}")
+    return state.knock
 
 
-def to_act(st: AllegraState) -> tuple[int, ...]:
+def to_act(state: AllegraState) -> tuple[int, ...]:
     """The seats that may act now; every pending seat in a knock window."""
-    phase = st.phase
+    phase = state.phase
     if phase == "knock_window":
-        return knock_of(st).pending
+        return knock_of(state).pending
     if phase == "knocker_place":
-        kn = knock_of(st)
+        kn = knock_of(state)
         assert kn.knocker is not None
         return (kn.knocker,)
-    if phase == "game_over" or phase == "setup":
+    if phase == "over" or phase == "setup":
         return ()
-    return (st.active,)
+    return (state.active,)
 
 
-def replacer(cls: type[T]) -> Callable[..., T]:
-    """A fast ``dataclasses.replace`` for a frozen, slotted dataclass.
-
-    ``dataclasses.replace`` goes through the frozen ``__init__`` (one
-    ``object.__setattr__`` per field) and costs about 20 µs for the state; the
-    engine applies one per event, so this straight-line copy through the slot
-    descriptors (generated once per class) is several times faster. The result
-    is an ordinary instance, equal to what ``replace`` would build.
-    """
-    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
-    env: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
-    env["_set"] = {n: getattr(cls, n).__set__ for n in names}
-    lines = ["def replace(st, **changes):", "    new = _new(_cls)"]
-    for k, n in enumerate(names):
-        env[f"_s{k}"] = getattr(cls, n).__set__
-        lines.append(f"    _s{k}(new, st.{n})")
-    lines += ["    for k, v in changes.items():", "        _set[k](new, v)"]
-    lines.append("    return new")
-    exec("\n".join(lines), env)
-    fn: Callable[..., T] = env["replace"]
-    return fn
-
-
+#: ``replace_state(state, phase="over")``: a copy with those fields changed.
 replace_state = replacer(AllegraState)
+#: ``replace_knock(knock, pending=())``: a copy of the knock record.
 replace_knock = replacer(Knock)

@@ -1,4 +1,4 @@
-"""Triple removal (ALLEGRA.md §8).
+"""Triple removal (docs/rules/allegra.md §8).
 
 A line triple is three adjacent, occupied, face-up, equal cards: a whole
 physical column, or three consecutive cells of an area row (which may include
@@ -59,8 +59,3 @@ def find_triples(
                     found.update(row[j : j + 3] if leftmost3 else row[j:end])
             j = end
     return sorted(found)
-
-
-def every_cell(geo: Geometry) -> range:
-    """All cells: for the checks that look at the whole table."""
-    return range(geo.size)

@@ -1,4 +1,4 @@
-"""What each seat may see (ALLEGRA.md §6; ARCHITECTURE.md §5).
+"""What each Allegra seat may see of a match: its view (§6; docs/rules-api.md).
 
 Face-down cards are hidden from everyone, their owner included; the draw
 pile shows only its size. The drawn card, the discard pile and the out-of-play
@@ -12,23 +12,18 @@ from __future__ import annotations
 from typing import Any
 
 from rules.allegra.geometry import geometry
-from rules.allegra.rounds import outcome_for
+from rules.allegra.scoring import outcome
 from rules.allegra.state import AllegraState, to_act
-from rules.core import Event, Seat, strip_secrets
+from rules.core import Seat
 
 #: A grid cell in a view: the card's value, "down" (face down) or None (hole).
 DOWN = "down"
 
 
-def outcome(st: AllegraState) -> dict[str, Any] | None:
-    if st.phase != "game_over":
-        return None
-    return outcome_for(st.rules, st.totals, st.results)
-
-
-def view(st: AllegraState, seat: Seat) -> dict[str, Any]:
-    geo = geometry(st.players)
-    cards, down = st.cards, st.down
+def view(state: AllegraState, seat: Seat) -> dict[str, Any]:
+    """Everything ``seat`` may see (None: a spectator); docs/rules-api-allegra.md."""
+    geo = geometry(state.players)
+    cards, down = state.cards, state.down
     grids = [
         [
             [
@@ -37,31 +32,31 @@ def view(st: AllegraState, seat: Seat) -> dict[str, Any]:
             ]
             for r in range(3)
         ]
-        for p in range(st.players)
+        for p in range(state.players)
     ]
     return {
         "game": "allegra",
-        "players": st.players,
-        "options": st.rules.to_options(),
-        "seed_sha256": st.seed_sha256,
+        "players": state.players,
+        "options": state.rules.to_options(),
+        "seed_sha256": state.seed_sha256,
         "seat": seat,
-        "phase": st.phase,
-        "to_act": list(to_act(st)),
-        "active": st.active,
-        "round": st.round,
-        "rounds": st.rules.rounds,
-        "start_seat": st.start_seat,
-        "turn": st.turn,
-        "grids": grids if st.cards else [],
-        "draw_pile": len(st.draw),
-        "discard_pile": list(st.discard),
-        "out_of_play": list(st.out_of_play),
-        "drawn": st.drawn,
-        "reveals_left": 2 - st.reveals if st.phase == "initial_reveal" else 0,
-        "knock": _knock_view(st, seat, geo.cell),
-        "trigger": st.trigger,
-        "final_turns": list(st.queue),
-        "scores": list(st.totals),
+        "phase": state.phase,
+        "to_act": list(to_act(state)),
+        "active": state.active,
+        "round": state.round,
+        "rounds": state.rules.rounds,
+        "start_seat": state.start_seat,
+        "turn": state.turn,
+        "grids": grids if state.cards else [],
+        "draw_pile": len(state.draw),
+        "discard_pile": list(state.discard),
+        "out_of_play": list(state.out_of_play),
+        "drawn": state.drawn,
+        "reveals_left": 2 - state.reveals if state.phase == "initial_reveal" else 0,
+        "knock": _knock_view(state, seat, geo.cell),
+        "trigger": state.trigger,
+        "final_turns": list(state.queue),
+        "scores": list(state.totals),
         "round_results": [
             {
                 "round": r.round,
@@ -71,17 +66,17 @@ def view(st: AllegraState, seat: Seat) -> dict[str, Any]:
                 "scores": list(r.scores),
                 "doubled": r.doubled,
             }
-            for r in st.results
+            for r in state.results
         ],
-        "outcome": outcome(st),
+        "outcome": outcome(state),
     }
 
 
-def _knock_view(st: AllegraState, seat: Seat, cell: Any) -> dict[str, Any] | None:
-    k = st.knock
+def _knock_view(state: AllegraState, seat: Seat, cell: Any) -> dict[str, Any] | None:
+    k = state.knock
     if k is None:
         return None
-    window_open = st.phase == "knock_window"
+    window_open = state.phase == "knock_window"
     answered = seat in k.eligible and seat not in k.pending
     hand_visible = k.hand is not None and (k.hand_public or seat == k.knocker)
     return {
@@ -98,15 +93,3 @@ def _knock_view(st: AllegraState, seat: Seat, cell: Any) -> dict[str, Any] | Non
         "k2": None if k.k2 is None else cell(k.k2),
         "taken": k.taken,
     }
-
-
-def redact(event: Event, seat: Seat) -> Event:
-    kind = event.type
-    p = event.payload
-    if kind == "allegra.match_ended":
-        return event  # the seed is revealed at the end, on purpose
-    if kind == "allegra.knock_answered" and seat != p["seat"]:
-        return Event(kind, event.version, {"seat": p["seat"]})
-    if kind == "allegra.knocker_placed" and not p["hand_public"] and seat != p["seat"]:
-        return Event(kind, event.version, {k: v for k, v in p.items() if k != "hand"})
-    return strip_secrets(event)

@@ -7,7 +7,9 @@ from that alone. So a bot cannot peek, and a test proves its choice is the same
 when the cards it cannot see are reshuffled.
 
 Levels: ``random`` (uniform among legal actions), ``basic`` (a fast heuristic),
-``strong`` (a determinised search). ``get_bot(game, level)`` returns one.
+``strong`` (a determinised search). ``levels(game)`` lists the levels a game
+has, ``has_level(game, level)`` answers for one, and ``get_bot(game, level)``
+returns a policy.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.core import Action, Event, Game
+from rules.registry import GAMES
 
 LEVELS: tuple[str, ...] = ("random", "basic", "strong")
 
@@ -51,6 +54,7 @@ class RandomPolicy(Policy):
     level = "random"
 
     def choose(self, inp: BotInput, rng: random.Random) -> Action:
+        """A legal action, uniformly at random."""
         return dict(rng.choice(inp.legal))
 
 
@@ -81,8 +85,36 @@ def bot_input(
     )
 
 
+def levels(game: str) -> tuple[str, ...]:
+    """The bot levels that exist for ``game``, weakest first.
+
+    ``random`` exists for every game; the others where ``rules.bots.<game>``
+    has a policy for them. Raises KeyError for a game Cardroom does not offer.
+
+    >>> levels("alkort")
+    ('random', 'basic', 'strong')
+    """
+    if game not in GAMES:
+        raise KeyError(f"Unknown game {game!r}; Cardroom offers: {', '.join(GAMES)}")
+    policies = importlib.import_module(f"rules.bots.{game}").POLICIES
+    return tuple(level for level in LEVELS if level == "random" or level in policies)
+
+
+def has_level(game: str, level: str) -> bool:
+    """Whether ``game`` has a bot at ``level`` (False for an unknown game or level).
+
+    >>> has_level("allegra", "strong"), has_level("allegra", "genius")
+    (True, False)
+    """
+    return game in GAMES and level in levels(game)
+
+
 def get_bot(game: str, level: str) -> Policy:
-    """The policy for ``game`` at ``level`` (random, basic or strong)."""
+    """The policy for ``game`` at ``level`` (random, basic or strong).
+
+    Raises KeyError for a level that does not exist for ``game``; check with
+    :func:`has_level` first to avoid it.
+    """
     if level not in LEVELS:
         raise KeyError(f"Unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
     if level == "random":
@@ -90,15 +122,3 @@ def get_bot(game: str, level: str) -> Policy:
     module = importlib.import_module(f"rules.bots.{game}")
     policy: Policy = module.POLICIES[level]()
     return policy
-
-
-def bot_act(
-    game: Game[Any],
-    state: Any,
-    events: Sequence[Event],
-    seat: int,
-    level: str,
-    rng: random.Random,
-) -> Action:
-    """Convenience for callers holding a state: build the input, ask the bot."""
-    return get_bot(game.name, level).choose(bot_input(game, state, events, seat), rng)

@@ -23,15 +23,15 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from rules.alager import GAME, AlagerState, Rules
+from rules.alager import GAME, AlagerState
+from rules.alager import events as ev
+from rules.alager.determinise import Knowledge, LastTurn, read_knowledge, sample_world
 from rules.alager.hands import CARD_VALUES, hand_value, special_kind
 from rules.bots import BotInput, Policy
-from rules.cards import Card, deck32, deck52
+from rules.cards import Card
 from rules.core import Action, Event
-from rules.dealing import Chance
 
 PASS: Action = {"type": "pass"}
 KONEC: Action = {"type": "konec"}
@@ -42,6 +42,7 @@ KNOCK_AT_MANY = 27
 
 
 def knock_threshold(players: int) -> int:
+    """The hand value from which ``basic`` knocks, by number of active players."""
     return KNOCK_AT.get(players, KNOCK_AT_MANY)
 
 
@@ -72,6 +73,7 @@ class PoolStats:
         return full
 
     def count_sum(self, suit: str) -> tuple[int, int]:
+        """How many unseen cards of ``suit`` there are, and their total value."""
         table, count = self.ranks_full
         seen = self.seen[suit]
         return count - len(seen), table[0] - sum(seen)
@@ -148,16 +150,13 @@ def heuristic(
     return best
 
 
-def _deck(size: int) -> list[Card]:
-    return deck32() if size == 32 else deck52()
-
-
 class BasicPolicy(Policy):
     """Keep the best suit, take table cards that raise the value, knock above a threshold."""
 
     level = "basic"
 
     def choose(self, inp: BotInput, rng: random.Random) -> Action:
+        """The heuristic's action for this position."""
         view = inp.view
         hand = view["hand"]
         seen = [*hand, *view["table"], *view["discard_pile"]]
@@ -180,103 +179,6 @@ def _as_legal(action: Action, legal: Sequence[Action]) -> Action:
 
 
 # ---------------------------------------------------------------- strong
-
-
-@dataclass(frozen=True)
-class LastTurn:
-    """An opponent's latest turn in this deal, with the table it saw."""
-
-    kind: str  # "pass" | "konec" | "swap"
-    table: tuple[Card, ...]
-    may_knock: bool
-    give: Card | None = None
-    take: Card | None = None
-
-
-@dataclass(frozen=True)
-class Knowledge:
-    """What a seat knows of the deal in play, from its view and redacted history."""
-
-    rules: Rules
-    seat: int
-    known: dict[int, frozenset[Card]]  # cards known to be in each other hand
-    unseen: tuple[Card, ...]  # every card whose place the seat does not know
-    last: dict[int, LastTurn]  # each opponent's latest telling turn
-
-
-_TURN_EVENTS = (
-    "alager.card_drawn",
-    "alager.card_swapped",
-    "alager.hand_swapped",
-    "alager.passed",
-    "alager.konec_called",
-)
-
-
-def read_knowledge(inp: BotInput) -> Knowledge:
-    """Replay the deal in play from the seat's side (§13).
-
-    Tracks the cards other seats took from the table and still hold, and the
-    latest turn of each: a pass, a knock or a swap says something about the
-    cards they hold, which :func:`sample_world` uses.
-    """
-    view = inp.view
-    rules = Rules(**view["options"])
-    known: dict[int, set[Card]] = {s: set() for s in view["order"] if s != inp.seat}
-    last: dict[int, LastTurn] = {}
-    start = 0
-    for i, event in enumerate(inp.history):
-        if event.type == "alager.deal_started":
-            start = i
-    table: tuple[Card, ...] = ()
-    turns, final = 0, False
-    knock_from = (rules.konec_min_round - 1) * len(view["order"])
-    for event in inp.history[start:]:
-        p = event.payload
-        t = event.type
-        seat = p.get("seat")
-        before = table
-        if t == "alager.deal_started":
-            table = tuple(p["table"])
-        elif t == "alager.card_swapped":
-            table = (*table[: p["slot"]], p["give"], *table[p["slot"] + 1 :])
-        elif t == "alager.hand_swapped":
-            table = tuple(p["gave"])
-        elif t == "alager.table_refreshed":
-            table = tuple(p["table"])
-        if seat in known and seat != inp.seat:
-            may_knock = not final and turns >= knock_from
-            if t == "alager.card_swapped":
-                known[seat].discard(p["give"])
-                known[seat].add(p["take"])
-                last[seat] = LastTurn("swap", before, may_knock, p["give"], p["take"])
-            elif t == "alager.hand_swapped":
-                known[seat] = set(p["took"])
-                last.pop(seat, None)
-            elif t == "alager.card_discarded":
-                last.pop(seat, None)
-                if p["card"] is None:  # face down: which card left is unknown
-                    known[seat].clear()
-                else:
-                    known[seat].discard(p["card"])
-            elif t == "alager.passed":
-                last[seat] = LastTurn("pass", before, may_knock)
-            elif t == "alager.konec_called":
-                if p["after_exchange"]:
-                    last.pop(seat, None)
-                else:
-                    last[seat] = LastTurn("konec", before, may_knock)
-        if t == "alager.konec_called":
-            final = True
-        if t in _TURN_EVENTS and not final and not p.get("after_exchange"):
-            turns += 1
-    placed = {*view["hand"], *view["table"], *view["discard_pile"]}
-    for cards in known.values():
-        placed |= cards
-    unseen = tuple(c for c in _deck(rules.deck) if c not in placed)
-    return Knowledge(
-        rules, inp.seat, {s: frozenset(c) for s, c in known.items()}, unseen, last
-    )
 
 
 def _consistent(
@@ -306,69 +208,6 @@ def _consistent(
     return bool(choice["type"] == turn.kind)
 
 
-def sample_world(
-    inp: BotInput, know: Knowledge, rng: random.Random, tries: int = 12
-) -> AlagerState:
-    """A full state consistent with everything the seat has seen.
-
-    Each opponent's unknown cards are drawn again (up to ``tries`` times) until
-    its latest pass, knock or swap is what ``basic`` would have done with them:
-    uniform hands would make opponents look weaker than players who have been
-    improving their hands for a while.
-    """
-    view = inp.view
-    pool = list(know.unseen)
-    rng.shuffle(pool)
-    n = len(view["order"])
-    hands: list[tuple[Card, ...]] = [()] * view["players"]
-    for s in view["order"]:
-        if s == inp.seat:
-            hands[s] = tuple(view["hand"])
-            continue
-        known = tuple(know.known[s])
-        missing = 3 - len(known)
-        turn = know.last.get(s)
-        pick = list(range(missing))
-        if turn is not None and missing:
-            for _ in range(tries):
-                pick = rng.sample(range(len(pool)), missing)
-                if _consistent((*known, *(pool[i] for i in pick)), turn, know, n):
-                    break
-        hands[s] = (*known, *(pool[i] for i in pick))
-        for i in sorted(pick, reverse=True):
-            pool.pop(i)
-    stock = tuple(pool[: view["stock_count"]])
-    players = view["players"]
-    eliminated = set(view["eliminated"])
-    # A rollout stops when the deal ends, but the engine deals the next one at
-    # once: a given deck spares it the shuffle.
-    standard = tuple(_deck(know.rules.deck))
-    return AlagerState(
-        players=players,
-        rules=know.rules,
-        chance=Chance(seed="rollout", decks=(standard,)),
-        penalties=tuple(view["penalties"]),
-        eliminated_in=tuple(
-            view["deal"] if s in eliminated else None for s in range(players)
-        ),
-        deal=view["deal"],
-        dealer=view["dealer"],
-        order=tuple(view["order"]),
-        hands=tuple(hands),
-        table=tuple(view["table"]),
-        stock=stock,
-        discard=tuple(view["discard_pile"]),
-        phase=view["phase"],
-        current=view["current"],
-        pass_streak=view["pass_streak"],
-        knocker=view["knocker"],
-        final_queue=tuple(view["final_queue"]),
-        turns_taken=view["turns_taken"],
-        max_turns=view["max_turns_per_deal"],
-        last_deal=None,
-    )
-
-
 def _rollout_action(state: AlagerState) -> Action:
     seat = state.current
     assert seat is not None
@@ -388,7 +227,7 @@ def rollout(state: AlagerState, seat: int, action: Action) -> float:
     events: list[Event] = GAME.decide(state, seat, action)
     while True:
         for event in events:
-            if event.type == "alager.deal_ended":
+            if event.type == ev.DEAL_ENDED:
                 changes: list[int] = event.payload["changes"]
                 return float(changes[seat])
             state = GAME.evolve(state, event)
@@ -429,6 +268,7 @@ class StrongPolicy(Policy):
         self.deadline = deadline
 
     def choose(self, inp: BotInput, rng: random.Random) -> Action:
+        """The candidate with the fewest expected points over sampled worlds."""
         if len(inp.legal) == 1:
             return dict(inp.legal[0])
         view = inp.view
@@ -440,13 +280,13 @@ class StrongPolicy(Policy):
                 if special_kind(new, hori_enabled=hori) and not a.get("konec"):
                     return dict(a)
         options = candidates(inp)
-        know = read_knowledge(inp)
+        know = read_knowledge(inp.view, inp.history, inp.seat)
         local = random.Random(rng.random())
         totals = [0.0] * len(options)
         runs = 0
         stop = time.perf_counter() + self.deadline
         for _ in range(self.samples):
-            world = sample_world(inp, know, local)
+            world = sample_world(inp.view, know, local, _consistent)
             for i, action in enumerate(options):
                 totals[i] += rollout(world, inp.seat, action)
             runs += 1

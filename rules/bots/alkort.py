@@ -142,6 +142,7 @@ class BasicPolicy(Policy):
     level = "basic"
 
     def choose(self, inp: BotInput, rng: random.Random) -> Action:
+        """The heuristic's action for this position."""
         legal = inp.legal
         if len(legal) == 1:
             return dict(legal[0])
@@ -237,6 +238,7 @@ class StrongPolicy(Policy):
         self.time_cap = time_cap
 
     def choose(self, inp: BotInput, rng: random.Random) -> Action:
+        """The candidate with the best mean result over sampled worlds."""
         legal = [dict(a) for a in inp.legal]
         if len(legal) == 1:
             return legal[0]

@@ -29,7 +29,7 @@ from rules.allegra.determinise import Determiniser
 from rules.allegra.evolve import evolve
 from rules.allegra.geometry import geometry
 from rules.allegra.options import standard_deck_for
-from rules.allegra.rounds import round_scores
+from rules.allegra.scoring import round_scores
 from rules.allegra.state import AllegraState
 from rules.bots import BotInput, Policy
 from rules.bots.allegra_heuristic import (
@@ -55,6 +55,7 @@ class BasicPolicy(Policy):
     level = "basic"
 
     def choose(self, inp: BotInput, rng: random.Random) -> Action:
+        """The heuristic's action for this position."""
         legal = inp.legal
         if len(legal) == 1:
             return dict(legal[0])
@@ -92,51 +93,51 @@ def _view_scores(
 # ---------------------------------------------------------------- rollouts
 
 
-def _deck_mean(st: AllegraState) -> float:
-    deck = standard_deck_for(st.rules)
+def _deck_mean(state: AllegraState) -> float:
+    deck = standard_deck_for(state.rules)
     return sum(deck) / len(deck)
 
 
-def rollout_action(st: AllegraState, seat: int, mean: float) -> Action:
+def rollout_action(state: AllegraState, seat: int, mean: float) -> Action:
     """``basic`` on a full (sampled) state, reading no face-down value.
 
     The same scores as :func:`score_actions`, computed on cell indices so that
     a rollout builds only the action it plays.
     """
-    phase = st.phase
-    geo = geometry(st.players)
+    phase = state.phase
+    geo = geometry(state.players)
     cell = geo.cell
-    cards, down = st.cards, st.down
-    table = Table(st.players, cards, down, mean, st.trigger)
+    cards, down = state.cards, state.down
+    table = Table(state.players, cards, down, mean, state.trigger)
     area = geo.area[seat]
     if phase == "initial_reveal":
         hidden = [i for i in area if down >> i & 1]
         own = [i for i in hidden if i // 12 == seat and i % 4 != 3]
         return {"type": "reveal", "cell": cell((own or hidden)[0])}
     if phase == "knock_window":
-        assert st.drawn is not None
-        worth = knock_worth(table, seat, st.drawn)
+        assert state.drawn is not None
+        worth = knock_worth(table, seat, state.drawn)
         return {"type": "knock"} if worth > 0 else {"type": "pass"}
     occupied = [i for i in area if cards[i] is not None]
     if phase == "turn_start":
-        can_draw = bool(st.draw) or len(st.discard) > 1
+        can_draw = bool(state.draw) or len(state.discard) > 1
         best_i, best_g = -1, -1e9
-        if st.discard:
-            top = st.discard[-1]
+        if state.discard:
+            top = state.discard[-1]
             for i in occupied:
                 g = table.place(seat, i, top)[0]
                 if down >> i & 1:
                     g += table.finishing(seat, i)
                 if g > best_g:
                     best_i, best_g = i, g
-        if can_draw and (DRAW if st.trigger is None else DRAW - 0.5) > best_g:
+        if can_draw and (DRAW if state.trigger is None else DRAW - 0.5) > best_g:
             return {"type": "draw"}
         if best_i >= 0:
             return {"type": "take_discard", "cell": cell(best_i)}
         return {"type": "pass"}
-    k = st.knock
+    k = state.knock
     if phase == "decide_deck_card":
-        drawn = st.drawn
+        drawn = state.drawn
         assert drawn is not None
         choice: Action = {"type": "discard"}
         best_g = -1e9
@@ -161,9 +162,9 @@ def rollout_action(st: AllegraState, seat: int, mean: float) -> Action:
         return choice
     assert k is not None and k.knocker is not None
     if phase == "knocker_place":
-        assert st.drawn is not None
-        options = knock.k1_choices(geo, cards, st.active, seat)
-        gains = [table.place(seat, i, st.drawn)[0] for i in options]
+        assert state.drawn is not None
+        options = knock.k1_choices(geo, cards, state.active, seat)
+        gains = [table.place(seat, i, state.drawn)[0] for i in options]
         return {"type": "place", "cell": cell(options[_argmax(gains)])}
     assert k.k1 is not None
     if phase == "drawer_take":
@@ -180,26 +181,26 @@ def _argmax(values: Sequence[float]) -> int:
     return max(range(len(values)), key=values.__getitem__)
 
 
-def _apply(st: AllegraState, seat: int, action: Action) -> AllegraState:
-    for event in deciding.decide(st, seat, action):
-        st = evolve(st, event)
-    return st
+def _apply(state: AllegraState, seat: int, action: Action) -> AllegraState:
+    for event in deciding.decide(state, seat, action):
+        state = evolve(state, event)
+    return state
 
 
-def evaluate(st: AllegraState, seat: int, others_weight: float) -> float:
+def evaluate(state: AllegraState, seat: int, others_weight: float) -> float:
     """Higher is better for ``seat``: its round score, and a little of the others'."""
-    n = st.players
+    n = state.players
     area = geometry(n).area
-    raw = [sum(st.cards[i] or 0 for i in area[p]) for p in range(n)]
+    raw = [sum(state.cards[i] or 0 for i in area[p]) for p in range(n)]
     scores = raw
-    if st.trigger is not None:
-        scores, _ = round_scores(st.rules, raw, st.trigger)
+    if state.trigger is not None:
+        scores, _ = round_scores(state.rules, raw, state.trigger)
     others = sum(scores) - scores[seat]
     return -scores[seat] + others_weight * others / (n - 1)
 
 
 def rollout(
-    st: AllegraState,
+    state: AllegraState,
     seat: int,
     action: Action,
     *,
@@ -208,24 +209,24 @@ def rollout(
     mean: float,
 ) -> float:
     """Play ``action``, then ``basic`` for everyone for ``horizon`` turns or to the round's end."""
-    played = len(st.results)
-    st = _apply(st, seat, action)
+    played = len(state.results)
+    state = _apply(state, seat, action)
     turns = 0
     while True:
-        if len(st.results) > played:
-            r = st.results[played]
+        if len(state.results) > played:
+            r = state.results[played]
             others = sum(r.scores) - r.scores[seat]
-            return -r.scores[seat] + others_weight * others / (st.players - 1)
-        acting = deciding.to_act(st)
+            return -r.scores[seat] + others_weight * others / (state.players - 1)
+        acting = deciding.to_act(state)
         if not acting:  # pragma: no cover - results were recorded first
             break
-        if st.phase == "turn_start":
+        if state.phase == "turn_start":
             turns += 1
             if turns > horizon:
                 break
         s = acting[0]
-        st = _apply(st, s, rollout_action(st, s, mean))
-    return evaluate(st, seat, others_weight)
+        state = _apply(state, s, rollout_action(state, s, mean))
+    return evaluate(state, seat, others_weight)
 
 
 class StrongPolicy(Policy):
@@ -255,6 +256,7 @@ class StrongPolicy(Policy):
         self.others_weight = others_weight
 
     def choose(self, inp: BotInput, rng: random.Random) -> Action:
+        """The candidate with the best mean result over sampled worlds."""
         legal = inp.legal
         if len(legal) == 1:
             return dict(legal[0])

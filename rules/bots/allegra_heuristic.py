@@ -78,6 +78,7 @@ class Table:
 
     @classmethod
     def from_view(cls, view: dict[str, Any]) -> Table:
+        """The table as a seat's view shows it (face-down cards unknown)."""
         cards: list[int | None] = []
         down = 0
         seen = 0
@@ -97,6 +98,7 @@ class Table:
         return cls(view["players"], cards, down, mean, view["trigger"])
 
     def value(self, i: int) -> float:
+        """The expected value of cell ``i`` (the deck's mean for a face-down card)."""
         if self.down >> i & 1:
             return self.mean
         v = self.cards[i]
@@ -154,6 +156,7 @@ class Table:
         return -max(mine, 0.0)
 
     def flip_value(self, p: int, f: int) -> float:
+        """How good flipping cell ``f`` is for seat ``p`` (a heuristic score; higher is better)."""
         if self.trigger is not None:
             return 0.0
         v = FLIP + self.finishing(p, f)

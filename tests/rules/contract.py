@@ -1,7 +1,7 @@
-"""The contract test every game passes (STYLE.md habit 2).
+"""The contract test every game passes, and the strict refusal helper.
 
 ``check_playouts`` plays seeded random matches to the end, choosing uniformly
-among ``legal_actions``, and checks at every step what ARCHITECTURE.md §3 and §5
+among ``legal_actions``, and checks at every step what docs/rules-api.md and docs/architecture.md (hidden information)
 promise: legal actions exist until the outcome is set, every legal action is
 accepted, replay equals the live state, every card is accounted for exactly once,
 events, views and states survive a JSON round trip, and no seat's payloads change
@@ -27,6 +27,31 @@ def roundtrip(value: Any) -> Any:
 
 def assert_json_safe(value: Any) -> None:
     assert roundtrip(value) == value, f"not JSON-safe: {value!r}"
+
+
+def assert_refused(
+    game: Game[Any],
+    state: Any,
+    seat: int,
+    action: Any,
+    error: type[rules.RulesError],
+    message: str,
+) -> None:
+    """``action`` by ``seat`` is refused with exactly ``error`` and ``message``.
+
+    Strict on purpose: the error's class (not a subclass), the whole message a
+    player reads, and the state unchanged afterwards (its JSON form, so a
+    mutated tuple or dict inside it would show).
+    """
+    before = json.dumps(game.dump_state(state), sort_keys=True)
+    try:
+        game.decide(state, seat, action)
+    except rules.RulesError as exc:
+        assert type(exc) is error, f"{type(exc).__name__}: {exc}"
+        assert str(exc) == message, str(exc)
+    else:  # pragma: no cover - a failure path
+        raise AssertionError(f"{action!r} by seat {seat} was accepted")
+    assert json.dumps(game.dump_state(state), sort_keys=True) == before
 
 
 def check_no_leak(

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 import pytest
 
 import rules
-from rules import cards, codec, core, dealing
+from rules import cards, codec, core, dealing, records
 from rules.core import Event, InvalidOptions, MalformedAction, Option
 
 
-@pytest.mark.parametrize("module", [cards, codec, core, dealing, rules])
+@pytest.mark.parametrize("module", [cards, codec, core, dealing, records, rules])
 def test_doctests(module):
     """Every docstring example in the shared modules holds."""
     result = doctest.testmod(module)

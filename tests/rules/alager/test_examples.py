@@ -1,4 +1,4 @@
-"""Every worked example of ALAGER.md §5 and §17–§18, reached through play with ``deck=``.
+"""Every worked example of docs/rules/alager.md §5 and §17–§18, reached through play with ``deck=``.
 
 Penalty points before an example are built up by "quick deals" (the eldest
 knocks, the others pass, one chosen seat holds the lowest hand), so each

@@ -1,4 +1,4 @@
-"""The options of ALAGER.md beyond the defaults, each played through."""
+"""The options of docs/rules/alager.md beyond the defaults, each played through."""
 
 import pytest
 

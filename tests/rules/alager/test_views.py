@@ -1,4 +1,4 @@
-"""What a seat sees (ALAGER.md §13): its own hand, public facts, nothing hidden."""
+"""What a seat sees (docs/rules/alager.md §13): its own hand, public facts, nothing hidden."""
 
 import json
 

@@ -1,10 +1,11 @@
-"""ALKORT.md B4/C2: the weak-hand stock exchange, and B5's partner reveal."""
+"""docs/rules/alkort.md B4/C2: the weak-hand stock exchange, and B5's partner reveal."""
 
 import pytest
 
 import rules
 from rules.alkort.tables import DECK, is_eligible
-from tests.rules.alkort.scripting import GAME, cards, deck_for, of_type, pass_all
+from tests.rules.alkort.helpers import GAME, cards, deck_for, of_type, pass_all
+from tests.rules.contract import assert_refused
 
 C2 = [
     ("3C 3D QH KS 7C 8H 9S 2D 4S", True),
@@ -40,11 +41,13 @@ def test_eligibility(hand, eligible):
 
 def test_ineligible_exchange_is_rejected():
     state, _ = deal({1: C2[1][0].split()})
-    with pytest.raises(rules.IllegalAction) as info:
-        GAME.decide(state, 1, {"type": "exchange", "keep": "3C"})
-    assert type(info.value) is rules.IllegalAction
-    assert str(info.value) == (
-        "You may exchange only a hand that cannot beat a led low eight; yours holds 6S"
+    assert_refused(
+        GAME,
+        state,
+        1,
+        {"type": "exchange", "keep": "3C"},
+        rules.IllegalAction,
+        "You may exchange only a hand that cannot beat a led low eight; yours holds 6S",
     )
 
 
@@ -73,12 +76,22 @@ def test_c2_exchange_keeping_7c():
     assert state.hands[1] == tuple(sorted(["7C", *STOCK], key=DECK.index))
     assert state.phase == "play" and GAME.to_act(state) == (1,)
     # Seat 2 was eligible too, but there is one stock: the phase is over.
-    with pytest.raises(rules.NotYourTurn):
-        GAME.decide(state, 2, {"type": "exchange", "keep": "8C"})
-    with pytest.raises(
-        rules.UnknownAction, match="The stock exchange is over: play a card"
-    ):
-        GAME.decide(state, 1, {"type": "exchange", "keep": "7C"})
+    assert_refused(
+        GAME,
+        state,
+        2,
+        {"type": "exchange", "keep": "8C"},
+        rules.NotYourTurn,
+        "It is not your turn: seat 1 is to act",
+    )
+    assert_refused(
+        GAME,
+        state,
+        1,
+        {"type": "exchange", "keep": "7C"},
+        rules.UnknownAction,
+        "The stock exchange is over: play a card",
+    )
     views = {s: GAME.view(state, s)["exchange"] for s in (None, 0, 1, 2, 3)}
     public = {"passed": [], "exchanger": 1, "shown": shown}
     assert views[None] == views[0] == views[2] == views[3] == public

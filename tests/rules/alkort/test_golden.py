@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from rules.core import Event
-from tests.rules.alkort.scripting import GAME
+from tests.rules.alkort.helpers import GAME
 
 GOLDEN = Path(__file__).parent / "golden"
 

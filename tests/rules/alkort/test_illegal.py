@@ -5,7 +5,7 @@ import pytest
 
 import rules
 from rules.alkort.tables import DECK
-from tests.rules.alkort.scripting import (
+from tests.rules.alkort.helpers import (
     GAME,
     cards,
     deck_for,
@@ -13,6 +13,7 @@ from tests.rules.alkort.scripting import (
     play_cards,
     script_deal,
 )
+from tests.rules.contract import assert_refused
 
 HANDS = [
     cards("AS JS 7S 9C QC QD 3S 2C 2S"),
@@ -35,12 +36,7 @@ def playing():
 
 
 def rejected(state, seat, action, error, message):
-    before = GAME.dump_state(state)
-    with pytest.raises(error) as info:
-        GAME.decide(state, seat, action)
-    assert type(info.value) is error
-    assert str(info.value) == message
-    assert GAME.dump_state(state) == before
+    assert_refused(GAME, state, seat, action, error, message)
 
 
 def test_leading_a_seven_before_winning_a_trick(playing):
@@ -207,19 +203,19 @@ def test_nothing_after_the_match_ends():
             4,
             {},
             DECK[:43],
-            "Deck 1 must hold each of the 44 Alkort cards exactly once (no fives, no tens)",
+            "Given deck 1 must hold exactly the 44 cards of the match's deck, in any order",
         ),
         (
             4,
             {},
             ["5H", *DECK[1:]],
-            "Deck 1 must hold each of the 44 Alkort cards exactly once (no fives, no tens)",
+            "Given deck 1 holds a bad card: 5H is not an Alkort card (no fives, no tens)",
         ),
         (
             4,
             {},
             ["x", *DECK[1:]],
-            "Deck 1: 'x' is not a card: write rank then suit, e.g. 'QH' or 'TC' (ranks 2 3 4 5 6 7 8 9 T J Q K A, suits C D H S)",
+            "Given deck 1 holds a bad card: 'x' is not a card: write rank then suit, e.g. 'QH' or 'TC' (ranks 2 3 4 5 6 7 8 9 T J Q K A, suits C D H S)",
         ),
     ],
 )

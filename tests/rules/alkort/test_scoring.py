@@ -1,9 +1,9 @@
-"""ALKORT.md C3: the eight scoring sequences, the game-end example, and B9's
+"""docs/rules/alkort.md C3: the eight scoring sequences, the game-end example, and B9's
 early stop, played through the engine on forced deals."""
 
 import pytest
 
-from tests.rules.alkort.scripting import (
+from tests.rules.alkort.helpers import (
     GAME,
     of_type,
     pass_all,

@@ -1,16 +1,17 @@
-"""ALKORT.md C1: every worked trick, by the B8 algorithm and in real play."""
+"""docs/rules/alkort.md C1: every worked trick, by the B8 algorithm and in real play."""
 
 import pytest
 
 import rules
 from rules.alkort.tricks import trick_winner
-from tests.rules.alkort.scripting import (
+from tests.rules.alkort.helpers import (
     GAME,
     of_type,
     pass_all,
     play_cards,
     script_deal,
 )
+from tests.rules.contract import assert_refused
 
 # (example, cards in play order, who has won a trick before, winner, players, options)
 # "who has won" lists, per position, whether that card's player has won a trick.
@@ -113,11 +114,13 @@ def test_c1_18_seven_lead_before_winning_a_trick_is_illegal():
     legal = GAME.legal_actions(state, 1)
     assert {"type": "play", "card": "7H"} not in legal
     assert len(legal) == len([c for c in state.hands[1] if c[0] != "7"])
-    with pytest.raises(rules.IllegalAction) as info:
-        GAME.decide(state, 1, {"type": "play", "card": "7H"})
-    assert type(info.value) is rules.IllegalAction
-    assert str(info.value) == (
-        "You cannot lead a 7 before you have won a trick yourself; lead another card"
+    assert_refused(
+        GAME,
+        state,
+        1,
+        {"type": "play", "card": "7H"},
+        rules.IllegalAction,
+        "You cannot lead a 7 before you have won a trick yourself; lead another card",
     )
     other = next(a for a in legal)
     assert GAME.decide(state, 1, other)[0].payload == {"seat": 1, "card": other["card"]}

@@ -1,11 +1,11 @@
-"""What each seat sees (ALKORT.md B11), and the package's docstring examples."""
+"""What each seat sees (docs/rules/alkort.md B11), and the package's docstring examples."""
 
 import doctest
 import importlib
 
 import pytest
 
-from tests.rules.alkort.scripting import GAME, deck_for, pass_all, play_cards
+from tests.rules.alkort.helpers import GAME, deck_for, pass_all, play_cards
 from tests.rules.alkort.test_illegal import HANDS
 
 

@@ -1,4 +1,4 @@
-"""Every worked example of ALLEGRA.md §15, replayed through the engine.
+"""Every worked example of docs/rules/allegra.md §15, replayed through the engine.
 
 The examples use the published deck. Examples 2-6 show the discard pile under
 ``triple_cards_to = "discard"``; each also runs under the default
@@ -10,12 +10,13 @@ import pytest
 
 from rules.allegra.geometry import geometry, idx
 from rules.allegra.options import Rules
-from rules.allegra.rounds import end_of_round, outcome_for, round_scores
+from rules.allegra.rounds import end_of_round
+from rules.allegra.scoring import outcome_for, round_scores
 from rules.allegra.state import RoundResult
 from rules.allegra.triples import find_triples
 from rules.core import IllegalAction
 
-from .position import area_sum, cell, grid_text, of_type, play, position, types
+from .helpers import area_sum, cell, grid_text, of_type, play, position, types
 
 DRAW = {"type": "draw"}
 PASS = {"type": "pass"}
@@ -26,12 +27,12 @@ def opts(to: str) -> dict:
     return {"deck": "published", "triple_cards_to": to}
 
 
-def piles(st, to, *, discard, removed):
+def piles(state, to, *, discard, removed):
     """The discard pile under ``to``: the removed cards go last, or out of play."""
     if to == "discard":
-        assert st.discard == discard + removed and st.out_of_play == ()
+        assert state.discard == discard + removed and state.out_of_play == ()
     else:
-        assert st.discard == discard and st.out_of_play == removed
+        assert state.discard == discard and state.out_of_play == removed
 
 
 # ---------------------------------------------------------------- Example 1
@@ -63,7 +64,7 @@ def test_example_1_geometry_with_two_players():
 
 @pytest.mark.parametrize("to", BOTH)
 def test_example_2_column_triple_after_discard_and_flip(to):
-    st = position(
+    state = position(
         3,
         grids={0: "4 2 (9) 5 \n (6) 2 7 (3) \n 8 (2) 10 (1)"},
         columns={1: "(4) / 0 / (7)"},
@@ -71,11 +72,11 @@ def test_example_2_column_triple_after_discard_and_flip(to):
         discard=(3,),
         options=opts(to),
     )
-    before = area_sum(st, 0)
-    st, events = play(st, (0, DRAW), (1, PASS), (2, PASS))
+    before = area_sum(state, 0)
+    state, events = play(state, (0, DRAW), (1, PASS), (2, PASS))
     assert of_type(events, "card_drawn").payload["knock_window"] == [1, 2]
     assert of_type(events, "knocks_revealed").payload == {"knockers": []}
-    st, events = play(st, (0, {"type": "discard", "flip": cell(0, 2, 1)}))
+    state, events = play(state, (0, {"type": "discard", "flip": cell(0, 2, 1)}))
     assert types(events) == ["drawn_card_discarded", "triples_removed", "turn_ended"]
     assert events[0].payload == {
         "seat": 0,
@@ -89,10 +90,10 @@ def test_example_2_column_triple_after_discard_and_flip(to):
         "to": to,
     }
     assert events[2].payload == {"seat": 0, "next": 1}
-    assert grid_text(st, 0) == ["4 -- (9) 5", "(6) -- 7 (3)", "8 -- 10 (1)"]
-    piles(st, to, discard=(3, 11), removed=(2, 2, 2))
-    assert st.discard[-1] == (2 if to == "discard" else 11)
-    assert area_sum(st, 0) == before - 6
+    assert grid_text(state, 0) == ["4 -- (9) 5", "(6) -- 7 (3)", "8 -- 10 (1)"]
+    piles(state, to, discard=(3, 11), removed=(2, 2, 2))
+    assert state.discard[-1] == (2 if to == "discard" else 11)
+    assert area_sum(state, 0) == before - 6
 
 
 # ---------------------------------------------------------------- Example 3
@@ -100,15 +101,15 @@ def test_example_2_column_triple_after_discard_and_flip(to):
 
 @pytest.mark.parametrize("to", BOTH)
 def test_example_3_row_triple_through_the_left_neighbours_column(to):
-    st = position(
+    state = position(
         3,
         grids={0: "1 (5) 3 (8) \n 6 (10) 9 2 \n (7) 4 (11) (0)"},
         columns={1: "(4) / 6 / (0)"},
         discard=(3, 6),
         options=opts(to),
     )
-    b_before, c_before = area_sum(st, 1), area_sum(st, 2)
-    st, events = play(st, (0, {"type": "take_discard", "cell": cell(0, 1, 1)}))
+    b_before, c_before = area_sum(state, 1), area_sum(state, 2)
+    state, events = play(state, (0, {"type": "take_discard", "cell": cell(0, 1, 1)}))
     assert types(events) == ["discard_taken", "triples_removed", "turn_ended"]
     assert events[0].payload == {
         "seat": 0,
@@ -117,11 +118,11 @@ def test_example_3_row_triple_through_the_left_neighbours_column(to):
         "replaced": 10,
     }
     assert events[1].payload["cells"] == [cell(0, 1, 0), cell(0, 1, 1), cell(1, 1, 3)]
-    assert grid_text(st, 0) == ["1 (5) 3 (8)", "-- -- 9 2", "(7) 4 (11) (0)"]
-    assert [st.cards[idx(1, r, 3)] for r in range(3)] == [4, None, 0]
-    piles(st, to, discard=(3, 10), removed=(6, 6, 6))
-    assert area_sum(st, 1) == b_before - 6  # B loses the 6 of his own column
-    assert area_sum(st, 2) == c_before  # C's area (A.c3) is unchanged
+    assert grid_text(state, 0) == ["1 (5) 3 (8)", "-- -- 9 2", "(7) 4 (11) (0)"]
+    assert [state.cards[idx(1, r, 3)] for r in range(3)] == [4, None, 0]
+    piles(state, to, discard=(3, 10), removed=(6, 6, 6))
+    assert area_sum(state, 1) == b_before - 6  # B loses the 6 of his own column
+    assert area_sum(state, 2) == c_before  # C's area (A.c3) is unchanged
 
 
 # ---------------------------------------------------------------- Example 4
@@ -129,7 +130,7 @@ def test_example_3_row_triple_through_the_left_neighbours_column(to):
 
 @pytest.mark.parametrize("to", BOTH)
 def test_example_4_what_is_not_a_triple_then_window_2_3_4(to):
-    st = position(
+    state = position(
         3,
         grids={0: "-- 7 7 (7) \n -- 0 (4) 1 \n -- (9) 5 (5)"},
         columns={1: "7 / (2) / 9"},
@@ -140,10 +141,10 @@ def test_example_4_what_is_not_a_triple_then_window_2_3_4(to):
     )
     geo = geometry(3)
     # Row 0 of Area(A) = 7 -- 7 7 (7): the hole and the face-down card break it.
-    assert find_triples(geo, st.cards, st.down, range(geo.size)) == []
-    c_before = area_sum(st, 2)
-    st, events = play(
-        st,
+    assert find_triples(geo, state.cards, state.down, range(geo.size)) == []
+    c_before = area_sum(state, 2)
+    state, events = play(
+        state,
         (0, DRAW),
         (2, PASS),
         (1, PASS),
@@ -151,10 +152,10 @@ def test_example_4_what_is_not_a_triple_then_window_2_3_4(to):
     )
     removed = of_type(events, "triples_removed").payload
     assert removed["cells"] == [cell(0, 0, 1), cell(0, 0, 2), cell(0, 0, 3)]
-    assert grid_text(st, 0)[0] == "-- -- -- --"
-    assert st.cards[idx(1, 0, 3)] == 7  # B[0][3] stays
-    piles(st, to, discard=(4, 3), removed=(7, 7, 7))
-    assert area_sum(st, 2) == c_before - 7  # A[0][3] was also in C's area
+    assert grid_text(state, 0)[0] == "-- -- -- --"
+    assert state.cards[idx(1, 0, 3)] == 7  # B[0][3] stays
+    piles(state, to, discard=(4, 3), removed=(7, 7, 7))
+    assert area_sum(state, 2) == c_before - 7  # A[0][3] was also in C's area
 
 
 # ---------------------------------------------------------------- Example 5
@@ -181,7 +182,7 @@ def example_5(options: dict):
 
 @pytest.mark.parametrize("to", BOTH)
 def test_example_5_run_of_four_plus_a_crossing_column(to):
-    st, events = example_5(opts(to))
+    state, events = example_5(opts(to))
     assert of_type(events, "drawn_card_swapped").payload["replaced"] == 8
     removed = of_type(events, "triples_removed").payload
     assert removed["cells"] == [
@@ -193,13 +194,13 @@ def test_example_5_run_of_four_plus_a_crossing_column(to):
         cell(0, 2, 2),
     ]
     assert sum(removed["cards"]) == 30
-    assert grid_text(st, 0) == ["-- -- -- --", "(3) 0 -- (11)", "9 (4) -- -1"]
-    piles(st, to, discard=(4, 8), removed=(5,) * 6)
+    assert grid_text(state, 0) == ["-- -- -- --", "(3) 0 -- (11)", "9 (4) -- -1"]
+    piles(state, to, discard=(4, 8), removed=(5,) * 6)
 
 
 def test_example_5_with_the_leftmost3_rule():
     """The row loses only A[0][0..2]; the column triple is unaffected."""
-    st, events = example_5({"deck": "published", "long_run_rule": "leftmost3"})
+    state, events = example_5({"deck": "published", "long_run_rule": "leftmost3"})
     removed = of_type(events, "triples_removed").payload["cells"]
     assert removed == [
         cell(0, 0, 0),
@@ -208,7 +209,7 @@ def test_example_5_with_the_leftmost3_rule():
         cell(0, 1, 2),
         cell(0, 2, 2),
     ]
-    assert grid_text(st, 0)[0] == "-- -- -- 5"
+    assert grid_text(state, 0)[0] == "-- -- -- 5"
 
 
 # ---------------------------------------------------------------- Example 6
@@ -229,27 +230,27 @@ def example_6(to: str = "discard"):
     )
 
 
-def knock_up_to_the_gift(st):
+def knock_up_to_the_gift(state):
     """A draws 7; C knocks first, B passes; A gives the 7 to C."""
-    st, events = play(st, (0, DRAW), (2, {"type": "knock"}))
+    state, events = play(state, (0, DRAW), (2, {"type": "knock"}))
     assert of_type(events, "card_drawn").payload["knock_window"] == [1, 2]
-    st, events = play(st, (1, PASS))
+    state, events = play(state, (1, PASS))
     assert types(events) == ["knock_answered", "knocks_revealed"]
     assert events[1].payload == {"knockers": [2]}
-    st, events = play(st, (0, {"type": "give", "to": 2}))
+    state, events = play(state, (0, {"type": "give", "to": 2}))
     assert events[0].payload == {"seat": 0, "to": 2, "card": 7}
-    return st
+    return state
 
 
 @pytest.mark.parametrize("to", BOTH)
 def test_example_6_a_full_knock_exchange(to):
     from rules.allegra import GAME
 
-    st = example_6(to)
-    sums = [area_sum(st, p) for p in range(3)]
-    st = knock_up_to_the_gift(st)
-    assert GAME.to_act(st) == (2,)
-    st, events = play(st, (2, {"type": "place", "cell": cell(2, 2, 1)}))
+    state = example_6(to)
+    sums = [area_sum(state, p) for p in range(3)]
+    state = knock_up_to_the_gift(state)
+    assert GAME.to_act(state) == (2,)
+    state, events = play(state, (2, {"type": "place", "cell": cell(2, 2, 1)}))
     assert events[0].payload == {
         "seat": 2,
         "cell": cell(2, 2, 1),
@@ -258,10 +259,10 @@ def test_example_6_a_full_knock_exchange(to):
         "hand_public": True,
     }
     with pytest.raises(IllegalAction, match="protected"):
-        GAME.decide(st, 0, {"type": "take", "cell": cell(2, 2, 1)})
-    st, events = play(st, (0, {"type": "take", "cell": cell(2, 0, 3)}))
+        GAME.decide(state, 0, {"type": "take", "cell": cell(2, 2, 1)})
+    state, events = play(state, (0, {"type": "take", "cell": cell(2, 0, 3)}))
     assert events[0].payload == {"seat": 0, "cell": cell(2, 0, 3), "card": -1}
-    st, events = play(st, (0, {"type": "put", "cell": cell(0, 1, 1)}))
+    state, events = play(state, (0, {"type": "put", "cell": cell(0, 1, 1)}))
     assert types(events) == [
         "card_put",
         "knock_hole_filled",
@@ -277,52 +278,52 @@ def test_example_6_a_full_knock_exchange(to):
     assert events[1].payload == {"seat": 2, "cell": cell(2, 0, 3), "card": 11}
     assert events[2].payload["cells"] == [cell(2, 0, 1), cell(2, 1, 1), cell(2, 2, 1)]
     assert events[3].payload == {"seat": 0, "next": 1}
-    assert grid_text(st, 0) == ["3 (9) 8 (2)", "(5) -1 4 (6)", "1 (7) (10) 9"]
-    assert grid_text(st, 2) == ["10 -- (3) 11", "(5) -- 6 (9)", "2 -- (0) (8)"]
-    piles(st, to, discard=(4, 11), removed=(7, 7, 7))
-    assert [area_sum(st, p) - sums[p] for p in range(3)] == [-12, 12, -13]
+    assert grid_text(state, 0) == ["3 (9) 8 (2)", "(5) -1 4 (6)", "1 (7) (10) 9"]
+    assert grid_text(state, 2) == ["10 -- (3) 11", "(5) -- 6 (9)", "2 -- (0) (8)"]
+    piles(state, to, discard=(4, 11), removed=(7, 7, 7))
+    assert [area_sum(state, p) - sums[p] for p in range(3)] == [-12, 12, -13]
 
 
 def test_example_6_taking_another_card_of_the_would_be_triple_is_legal():
-    st = knock_up_to_the_gift(example_6())
-    st, events = play(
-        st,
+    state = knock_up_to_the_gift(example_6())
+    state, events = play(
+        state,
         (2, {"type": "place", "cell": cell(2, 2, 1)}),
         (0, {"type": "take", "cell": cell(2, 0, 1)}),
         (0, {"type": "put", "cell": cell(0, 1, 1)}),
     )
     assert "triples_removed" not in types(events)
-    assert grid_text(st, 2)[0] == "10 11 (3) -1"  # C.c1 reads 11/7/7
+    assert grid_text(state, 2)[0] == "10 11 (3) -1"  # C.c1 reads 11/7/7
 
 
 def test_example_6_answers_stay_hidden_until_all_are_in():
     from rules.allegra import GAME
 
-    st, events = play(example_6(), (0, DRAW), (2, {"type": "knock"}))
+    state, events = play(example_6(), (0, DRAW), (2, {"type": "knock"}))
     answer = events[-1]
     assert GAME.redact(answer, 1).payload == {"seat": 2}
     assert GAME.redact(answer, None).payload == {"seat": 2}
     assert GAME.redact(answer, 2).payload == {"seat": 2, "knock": True}
     for seat in (None, 0, 1):
-        knock = GAME.view(st, seat)["knock"]
+        knock = GAME.view(state, seat)["knock"]
         assert knock["knockers"] is None and knock["pending"] == [1]
         assert knock["your_answer"] is None
-    assert GAME.view(st, 2)["knock"]["your_answer"] == "knock"
-    assert GAME.to_act(st) == (1,)
+    assert GAME.view(state, 2)["knock"]["your_answer"] == "knock"
+    assert GAME.to_act(state) == (1,)
 
 
 def test_example_6_a_hand_card_from_a_face_down_cell_is_private():
     from rules.allegra import GAME
 
-    st = knock_up_to_the_gift(example_6())
-    st, events = play(st, (2, {"type": "place", "cell": cell(2, 1, 0)}))
+    state = knock_up_to_the_gift(example_6())
+    state, events = play(state, (2, {"type": "place", "cell": cell(2, 1, 0)}))
     placed = events[0]
     assert placed.payload["hand"] == 5 and placed.payload["hand_public"] is False
     assert "hand" not in GAME.redact(placed, 0).payload
     assert GAME.redact(placed, 2).payload["hand"] == 5
-    assert GAME.view(st, 0)["knock"]["hand"] is None
-    assert GAME.view(st, 0)["knock"]["hand_hidden"] is True
-    assert GAME.view(st, 2)["knock"]["hand"] == 5
+    assert GAME.view(state, 0)["knock"]["hand"] is None
+    assert GAME.view(state, 0)["knock"]["hand_hidden"] is True
+    assert GAME.view(state, 2)["knock"]["hand"] == 5
 
 
 # ---------------------------------------------------------------- Example 7
@@ -333,11 +334,11 @@ def example_7(c_grid: str | None = None):
     grids = {3: "1 2 3 4 \n 5 6 7 8 \n 9 10 11 (2)"}
     if c_grid:
         grids[2] = c_grid
-    st = position(
+    state = position(
         4, grids=grids, columns={0: "3 / 4 / 5"}, draw=(9, 5), discard=(6,), active=2
     )
     return play(
-        st,
+        state,
         (2, DRAW),
         (0, PASS),
         (1, PASS),
@@ -349,7 +350,7 @@ def example_7(c_grid: str | None = None):
 def test_example_7_round_end_triggered_on_someone_elses_turn():
     from rules.allegra import GAME
 
-    st, events = example_7()
+    state, events = example_7()
     assert types(events)[-3:] == [
         "drawn_card_discarded",
         "round_end_triggered",
@@ -362,9 +363,9 @@ def test_example_7_round_end_triggered_on_someone_elses_turn():
     }
     assert events[-1].payload == {"seat": 2, "next": 0}
     for seat in (0, 1, 2):  # A, B, C play their final turns; D does not move
-        assert GAME.to_act(st) == (seat,)
-        st, events = play(
-            st, (seat, {"type": "take_discard", "cell": cell(seat, 0, 0)})
+        assert GAME.to_act(state) == (seat,)
+        state, events = play(
+            state, (seat, {"type": "take_discard", "cell": cell(seat, 0, 0)})
         )
     assert types(events)[-3:] == ["round_revealed", "round_scored", "round_dealt"]
     assert of_type(events, "round_scored").payload["trigger"] == 3
@@ -389,23 +390,25 @@ EXAMPLE_8 = {
 
 
 def test_example_8_round_scoring_with_shared_columns_and_doubling():
-    st = position(3, grids=EXAMPLE_8, trigger=2)
+    state = position(3, grids=EXAMPLE_8, trigger=2)
     geo = geometry(3)
-    assert find_triples(geo, st.cards, st.down, range(geo.size)) == []
-    events = end_of_round(st, list(st.cards), st.down, 2, False)
+    assert find_triples(geo, state.cards, state.down, range(geo.size)) == []
+    events = end_of_round(state, list(state.cards), state.down, 2, False)
     scored = of_type(events, "round_scored").payload
     assert scored["raw"] == [18, 32, 22]
     assert scored["scores"] == [18, 32, 44] and scored["doubled"] is True
-    own = sum(v for v in st.cards if v is not None)
-    col3 = sum(st.cards[idx(p, r, 3)] or 0 for p in range(3) for r in range(3))
+    own = sum(v for v in state.cards if v is not None)
+    col3 = sum(state.cards[idx(p, r, 3)] or 0 for p in range(3) for r in range(3))
     assert (own, col3) == (56, 16) and sum(scored["raw"]) == own + col3
 
 
 def test_example_8_played_through_the_last_final_turn():
     """B's final turn: he draws, nobody knocks, he discards (nothing to flip)."""
     grids = {**EXAMPLE_8, 0: "(1) 2 0 3 \n -- -- -- 4 \n 2 1 -1 5"}
-    st = position(3, grids=grids, active=1, trigger=2, draw=(9, 5))
-    st, events = play(st, (1, DRAW), (0, PASS), (2, PASS), (1, {"type": "discard"}))
+    state = position(3, grids=grids, active=1, trigger=2, draw=(9, 5))
+    state, events = play(
+        state, (1, DRAW), (0, PASS), (2, PASS), (1, {"type": "discard"})
+    )
     assert types(events)[-4:] == [
         "drawn_card_discarded",
         "round_revealed",
@@ -417,7 +420,7 @@ def test_example_8_played_through_the_last_final_turn():
     }
     scored = of_type(events, "round_scored").payload
     assert scored["scores"] == [18, 32, 44] and scored["totals"] == [18, 32, 44]
-    assert st.round == 2 and st.totals == (18, 32, 44)
+    assert state.round == 2 and state.totals == (18, 32, 44)
 
 
 @pytest.mark.parametrize(
@@ -456,9 +459,9 @@ EXAMPLE_9 = {
 def test_example_9_a_move_that_finishes_the_opponent_gives_two_turns_in_a_row():
     from rules.allegra import GAME
 
-    st = position(2, grids=EXAMPLE_9, draw=(10, 7, 5), discard=(4,))
-    st, events = play(
-        st, (0, DRAW), (1, PASS), (0, {"type": "discard", "flip": cell(0, 2, 3)})
+    state = position(2, grids=EXAMPLE_9, draw=(10, 7, 5), discard=(4,))
+    state, events = play(
+        state, (0, DRAW), (1, PASS), (0, {"type": "discard", "flip": cell(0, 2, 3)})
     )
     assert types(events)[-3:] == [
         "drawn_card_discarded",
@@ -467,22 +470,22 @@ def test_example_9_a_move_that_finishes_the_opponent_gives_two_turns_in_a_row():
     ]
     assert events[-2].payload == {"trigger": 1, "final_turns": [0], "forced": False}
     assert events[-1].payload == {"seat": 0, "next": 0}
-    st, events = play(st, (0, DRAW))
-    assert GAME.to_act(st) == (1,)  # B may still knock on A's draw
-    st, events = play(st, (1, PASS), (0, {"type": "swap", "cell": cell(0, 0, 0)}))
+    state, events = play(state, (0, DRAW))
+    assert GAME.to_act(state) == (1,)  # B may still knock on A's draw
+    state, events = play(state, (1, PASS), (0, {"type": "swap", "cell": cell(0, 0, 0)}))
     scored = of_type(events, "round_scored").payload
     assert scored["trigger"] == 1 and scored["round"] == 1
 
 
 def test_example_9_with_active_only_trigger_mode():
-    st = position(
+    state = position(
         2,
         grids=EXAMPLE_9,
         draw=(10, 5),
         options={"deck": "published", "trigger_mode": "active_only"},
     )
-    st, events = play(
-        st, (0, DRAW), (1, PASS), (0, {"type": "discard", "flip": cell(0, 2, 3)})
+    state, events = play(
+        state, (0, DRAW), (1, PASS), (0, {"type": "discard", "flip": cell(0, 2, 3)})
     )
     assert types(events)[-2:] == ["drawn_card_discarded", "turn_ended"]
     assert events[-1].payload == {"seat": 0, "next": 1}

@@ -7,7 +7,7 @@ import pytest
 
 from rules.allegra import GAME, geometry, options, rounds
 
-from .position import cell, play, position
+from .helpers import cell, play, position
 
 
 @pytest.mark.parametrize("module", [geometry, options, rounds])
@@ -17,8 +17,8 @@ def test_doctests(module):
 
 def test_a_fresh_deal_shows_only_face_down_cards_and_the_first_discard():
     events = GAME.start(3, seed="views")
-    st = GAME.replay(events)
-    view = GAME.view(st, None)
+    state = GAME.replay(events)
+    view = GAME.view(state, None)
     assert view["seat"] is None and view["game"] == "allegra"
     assert view["phase"] == "initial_reveal" and view["to_act"] == [0]
     assert view["grids"] == [[["down"] * 4] * 3] * 3
@@ -38,40 +38,42 @@ def test_a_fresh_deal_shows_only_face_down_cards_and_the_first_discard():
 
 
 def test_the_drawn_card_and_the_exchange_are_shown():
-    st = position(3, grids={0: "3 4 5 6 \n (1) (2) (3) (4) \n 7 8 9 10"}, draw=(7, 5))
-    st, _ = play(st, (0, {"type": "draw"}))
-    view = GAME.view(st, 1)
+    state = position(
+        3, grids={0: "3 4 5 6 \n (1) (2) (3) (4) \n 7 8 9 10"}, draw=(7, 5)
+    )
+    state, _ = play(state, (0, {"type": "draw"}))
+    view = GAME.view(state, 1)
     assert view["drawn"] == 7 and view["phase"] == "knock_window"
     assert view["grids"][0][0] == [3, 4, 5, 6]
     assert view["grids"][0][1] == ["down"] * 4
-    st, _ = play(st, (1, {"type": "knock"}), (2, {"type": "pass"}))
-    assert GAME.view(st, 0)["knock"]["knockers"] == [1]
-    assert GAME.view(st, 2)["knock"]["your_answer"] == "pass"
-    st, _ = play(
-        st,
+    state, _ = play(state, (1, {"type": "knock"}), (2, {"type": "pass"}))
+    assert GAME.view(state, 0)["knock"]["knockers"] == [1]
+    assert GAME.view(state, 2)["knock"]["your_answer"] == "pass"
+    state, _ = play(
+        state,
         (0, {"type": "give", "to": 1}),
         (1, {"type": "place", "cell": cell(1, 0, 0)}),
         (0, {"type": "take", "cell": cell(1, 1, 0)}),
     )
-    view = GAME.view(st, 2)
+    view = GAME.view(state, 2)
     assert view["phase"] == "drawer_place" and view["to_act"] == [0]
     assert view["grids"][1][0][0] == 7 and view["grids"][1][1][0] is None
     knock = view["knock"]
     assert knock["knocker"] == 1 and knock["k1"] == cell(1, 0, 0)
     assert knock["k2"] == cell(1, 1, 0) and knock["taken"] == 0
     assert knock["hand"] is None and knock["hand_hidden"] is True
-    assert GAME.view(st, 1)["knock"]["hand"] == 0
+    assert GAME.view(state, 1)["knock"]["hand"] == 0
 
 
 def test_the_end_of_a_match_reveals_the_seed_and_the_outcome():
-    st = GAME.replay(GAME.start(2, options={"rounds": 1}, seed="end"))
+    state = GAME.replay(GAME.start(2, options={"rounds": 1}, seed="end"))
     events = []
-    while GAME.to_act(st):
-        seat = GAME.to_act(st)[0]
-        st, new = GAME.apply(st, seat, GAME.legal_actions(st, seat)[0])
+    while GAME.to_act(state):
+        seat = GAME.to_act(state)[0]
+        state, new = GAME.apply(state, seat, GAME.legal_actions(state, seat)[0])
         events.extend(new)
-    view = GAME.view(st, 0)
-    assert view["phase"] == "game_over" and view["to_act"] == []
+    view = GAME.view(state, 0)
+    assert view["phase"] == "over" and view["to_act"] == []
     assert view["outcome"] == events[-1].payload["outcome"]
     assert view["outcome"]["scores"] == view["scores"]
     assert len(view["round_results"]) == 1

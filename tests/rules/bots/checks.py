@@ -1,7 +1,7 @@
 """The checks every game's bots pass: legal, deterministic, blind to unseen cards.
 
 ``play_match`` plays one seeded match between policies and yields every
-decision; the ``check_*`` functions assert what ARCHITECTURE.md promises of a
+decision; the ``check_*`` functions assert what docs/architecture.md promises of a
 bot over such matches. Each game's ``test_<game>.py`` calls them with its
 levels, player counts, options and seeds, and keeps its game-specific tests.
 """

@@ -7,17 +7,15 @@ import pytest
 
 import rules
 from rules.alager.hands import hand_value
-from rules.bots import RandomPolicy, bot_input, get_bot
+from rules.bots import RandomPolicy, get_bot
 from rules.bots.alager import (
     BasicPolicy,
     PoolStats,
     StrongPolicy,
     draw_value,
     heuristic,
-    read_knowledge,
 )
 from rules.cards import deck32, deck52
-from tests.rules.alager.helpers import Match, stack
 from tests.rules.bots import checks
 
 GAME = rules.get_game("alager")
@@ -127,18 +125,6 @@ def test_basic_takes_an_alager_knocks_when_high_and_improves_otherwise():
     }
     assert _basic("2C 5D 9H", "JS QS KS") == {"type": "swap_all"}
     assert _basic("2C 5D 3H", "4S 2S 3S")["type"] == "draw"
-
-
-def test_strong_tracks_the_cards_others_took_from_the_table():
-    hands = {0: ["2C", "3C", "9D"], 1: ["5H", "6S", "7D"], 2: ["8S", "9S", "TD"]}
-    m = Match(3, {"first_dealer": 2}, [stack(3, 2, hands, table=["JC", "QC", "KC"])])
-    m.act(0, {"type": "swap", "give": "9D", "take": "JC"})
-    m.act(1, {"type": "swap", "give": "7D", "take": "QC"})
-    m.act(2, {"type": "draw", "discard": "TD"})
-    know = read_knowledge(bot_input(GAME, m.state, m.events, 0))
-    assert know.known == {1: frozenset({"QC"}), 2: frozenset()}
-    assert "QC" not in know.unseen and "TD" not in know.unseen
-    assert len(know.unseen) == 2 + 3 + len(m.state.stock)
 
 
 @pytest.mark.parametrize(("players", "options"), [(4, {}), (8, {"deck": 32}), (15, {})])

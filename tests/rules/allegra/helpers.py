@@ -41,7 +41,7 @@ def position(
 ) -> AllegraState:
     """A state at the start of ``active``'s turn with the given table."""
     events = GAME.start(players, options=options or {"deck": "published"}, seed=1)
-    st = GAME.replay(events)
+    state = GAME.replay(events)
     geo = geometry(players)
     cards: list[int | None] = [FILLER] * geo.size
     down = geo.all_mask
@@ -63,7 +63,7 @@ def position(
         if not face_down:
             down &= ~(1 << i)
     return dataclasses.replace(
-        st,
+        state,
         phase="turn_start",
         active=active,
         start_seat=active,
@@ -77,14 +77,14 @@ def position(
 
 
 def play(
-    st: AllegraState, *moves: tuple[int, dict]
+    state: AllegraState, *moves: tuple[int, dict]
 ) -> tuple[AllegraState, list[Event]]:
     """Apply ``(seat, action)`` moves; return the state and all new events."""
     out: list[Event] = []
     for seat, action in moves:
-        st, events = GAME.apply(st, seat, action)
+        state, events = GAME.apply(state, seat, action)
         out.extend(events)
-    return st, out
+    return state, out
 
 
 def cell(seat: int, row: int, col: int) -> dict[str, int]:
@@ -100,19 +100,21 @@ def of_type(events: list[Event], kind: str) -> Event:
     return found
 
 
-def area_sum(st: AllegraState, seat: int) -> int:
+def area_sum(state: AllegraState, seat: int) -> int:
     """Sum of every card in Area(seat), face up or down (holes count 0)."""
-    return sum(st.cards[i] or 0 for i in geometry(st.players).area[seat])
+    return sum(state.cards[i] or 0 for i in geometry(state.players).area[seat])
 
 
-def grid_text(st: AllegraState, seat: int) -> list[str]:
+def grid_text(state: AllegraState, seat: int) -> list[str]:
     """A seat's grid in the rules' notation, one string per row."""
     out = []
     for r in range(3):
         toks = []
         for c in range(4):
             i = idx(seat, r, c)
-            v = st.cards[i]
-            toks.append("--" if v is None else f"({v})" if st.down >> i & 1 else str(v))
+            v = state.cards[i]
+            toks.append(
+                "--" if v is None else f"({v})" if state.down >> i & 1 else str(v)
+            )
         out.append(" ".join(toks))
     return out

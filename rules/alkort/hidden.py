@@ -1,4 +1,9 @@
-"""Alternative histories a seat cannot tell apart (the no-leak test hook).
+"""What an Alkort seat may not see: redacted events, and alternative histories.
+
+``redact`` strips the secrets and the cards hidden from a seat (B11: nobody
+sees another hand, the stock, the 2-player dead pile or the seed while the
+match is in play). ``resample_unseen`` builds histories the seat cannot tell
+apart, for the no-leak contract test.
 
 Each deal is a fresh shuffle, so each deal is renamed separately: within a
 deal, the cards the seat never saw are renamed among themselves by a
@@ -17,17 +22,18 @@ import random
 from collections.abc import Sequence
 
 from rules.alkort import events as ev
+from rules.alkort.decide import partners_revealed
 from rules.alkort.evolve import evolve
 from rules.alkort.knowledge import Layout, knowledge_from, sample
 from rules.alkort.state import State
 from rules.alkort.tables import sort_hand
-from rules.alkort.views import redact
-from rules.core import Event, Seat, relabel, relabel_events
+from rules.core import Event, Seat, relabel, relabel_events, strip_secrets
 
 
 def resample_unseen(
     events: Sequence[Event], seat: Seat, rng: random.Random
 ) -> list[Event]:
+    """An alternative history ``seat`` cannot tell from ``events``, deal by deal."""
     start = events[0]
     players = int(start.payload["players"])
     seven_rule = start.payload["options"]["seven_rule"]
@@ -99,10 +105,62 @@ def _tidy(segment: list[Event], seat: Seat) -> list[Event]:
                 discards=list(sort_hand(p["discards"])),
             )
         elif event.type == ev.PARTNERS_REVEALED:
-            fixed = ev.partners_revealed(hands)
+            fixed = partners_revealed(hands)
             for old, new in zip(p["reveals"], fixed.payload["reveals"], strict=True):
                 if seat in (old["seat"], old["partner"]):
                     assert old == new, "a reveal the seat saw would change"
             event = fixed
         out.append(event)
     return out
+
+
+def redact(event: Event, seat: Seat) -> Event:
+    """The event as ``seat`` may see it (None: a spectator)."""
+    kind = event.type
+    if kind in _PUBLIC:
+        return event
+    if kind == ev.CARDS_DEALT:
+        p = event.payload
+        hands = p["hands"]
+        payload = {k: v for k, v in p.items() if k not in _DEAL_SECRETS}
+        payload["hands"] = [
+            list(sort_hand(h)) if i == seat else None for i, h in enumerate(hands)
+        ]
+        return Event(kind, event.version, payload)
+    if kind == ev.STOCK_EXCHANGED:
+        p = event.payload
+        if seat == p["seat"]:
+            return event
+        return Event(
+            kind,
+            event.version,
+            {"seat": p["seat"], "shown": list(sort_hand(p["shown"]))},
+        )
+    if kind == ev.PARTNERS_REVEALED:
+        reveals = [
+            r
+            if seat in (r["seat"], r["partner"])
+            else {"seat": r["seat"], "partner": r["partner"]}
+            for r in event.payload["reveals"]
+        ]
+        return Event(kind, event.version, {"reveals": reveals})
+    return strip_secrets(event)
+
+
+_PUBLIC = frozenset(
+    {ev.EXCHANGE_PASSED, ev.CARD_PLAYED, ev.TRICK_WON, ev.DEAL_SCORED, ev.MATCH_ENDED}
+)
+_DEAL_SECRETS = frozenset({"deck", "stock", "dead", "hands"})
+
+
+def inventory(state: State) -> list[str]:
+    """Every card of the match, wherever it lies (for the conservation check)."""
+    deal = state.deal
+    cards: list[str] = [c for hand in state.hands for c in hand]
+    cards.extend(deal.stock)
+    cards.extend(deal.dead)
+    cards.extend(deal.discards)
+    cards.extend(state.trick)
+    for trick in state.tally.done:
+        cards.extend(trick.cards)
+    return cards

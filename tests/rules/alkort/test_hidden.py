@@ -8,7 +8,7 @@ import pytest
 from rules.alkort import events as ev
 from rules.alkort.knowledge import deal_events, knowledge_from, sample
 from rules.alkort.tables import SEVENS, reveal_forbidden
-from tests.rules.alkort.scripting import GAME, pass_all, play_cards, script_deal
+from tests.rules.alkort.helpers import GAME, pass_all, play_cards, script_deal
 
 
 def assert_valid(events):
