@@ -38,9 +38,11 @@ BOT = None
 
 # Weights of the table cost: a repeated meeting outweighs any points spread,
 # which outweighs seat balance.
+# A table where nobody is due the lead weighs a little less than a one-point
+# spread, so seat balance gives way to the standings only for real gaps.
 _REPEAT = 1_000_000
 _SPREAD = 100
-_LEAD = 1
+_LEAD = 150
 
 
 @dataclass(frozen=True)
@@ -147,7 +149,10 @@ def swiss_plan(
         playing = [u for u in playing if u not in byes]
     groups = _initial_groups(playing, per_table, first_round)
     groups = _improve(groups, history)
-    tables = tuple(_seat_table(group, layout, history) for group in groups)
+    tables = tuple(
+        _seat_table(group, layout, history, number)
+        for number, group in enumerate(groups)
+    )
     return Plan(
         tables=tables,
         byes=tuple(sorted(m for u in byes for m in u.members)),
@@ -168,12 +173,14 @@ def _initial_groups(
     count = -(-len(units) // per_table)
     padded: list[Unit | None] = [*units, *[None] * (count * per_table - len(units))]
     if first_round:
-        people = padded[: len(units)]
-        groups: list[list[Unit | None]] = [[] for _ in range(count)]
-        for index, unit in enumerate(people):
-            groups[index % count].append(unit)
-        for group in groups:
-            group.extend([None] * (per_table - len(group)))
+        # Seeds spread over the full tables; the rest (lowest seeds) and the
+        # bots make up the last table.
+        full = len(units) // per_table
+        groups: list[list[Unit | None]] = [[] for _ in range(full)]
+        for index, unit in enumerate(units[: full * per_table]):
+            groups[index % full].append(unit)
+        if full < count:
+            groups.append(padded[full * per_table :])
         return groups
     return [padded[i : i + per_table] for i in range(0, len(padded), per_table)]
 
@@ -231,12 +238,20 @@ def _improve(
 
 
 def _seat_table(
-    group: Sequence[Unit | None], layout: Layout, history: History
+    group: Sequence[Unit | None], layout: Layout, history: History, number: int = 0
 ) -> tuple[int | None, ...]:
-    """Give every member of ``group`` a seat; bot places become ``BOT`` seats."""
+    """Give every member of ``group`` a seat; bot places become ``BOT`` seats.
+
+    ``number`` (the table's) breaks ties: on table 0 the best ranked player
+    is first in line for the lead, on table 1 the second, and so on, so a
+    first round does not give the lead to every table's top seed.
+    """
     if layout.partners:
         return _seat_partnerships(group, layout, history)
     people = [m for u in group if u is not None for m in u.members]
+    if people:
+        shift = number % len(people)
+        people = people[shift:] + people[:shift]
     return _seat_by_position(people, layout.size, layout.lead, history)
 
 
@@ -251,12 +266,13 @@ def _seat_by_position(
     """Fill seats in acting order, each with whoever has sat there least."""
     seats: list[int | None] = [BOT] * size
     left = list(people)
+    line = {e: i for i, e in enumerate(people)}
     for offset, seat in enumerate(_order(size, lead)):
         if not left:
             break
         best = min(
             left,
-            key=lambda e: (history.positions[(e, offset)], history.leads(e), e),
+            key=lambda e: (history.positions[(e, offset)], history.leads(e), line[e]),
         )
         seats[seat] = best
         left.remove(best)
@@ -380,5 +396,11 @@ def round_robin_plan(
             else:
                 byes.append(alone)
             continue
-        tables.append(_seat_by_position([a, b], 2, layout.lead, history))
+        # Berger's rule: the upper half of the circle leads, and the fixed
+        # player alternates; everyone leads in about half their rounds.
+        first = a if i > 0 or round_number % 2 else b
+        seats = [first, b if first == a else a]
+        if layout.lead == 1:
+            seats.reverse()
+        tables.append(tuple(seats))
     return Plan(tables=tuple(tables), byes=tuple(sorted(byes)))
