@@ -131,6 +131,9 @@ def standings_rows(
         row.buchholz = sum(
             (rows[o].points for o in opponents[entry] if o in rows), Decimal(0)
         )
+    for row in rows.values():
+        row.points = row.points.quantize(Decimal("0.1"))
+        row.buchholz = row.buchholz.quantize(Decimal("0.1"))
         row.game_score = row.game_score.quantize(Decimal("0.01"), ROUND_HALF_UP)
     return rank_rows(list(rows.values()), order)
 
