@@ -136,8 +136,12 @@ class TournamentListApi(TableApi):
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        tournaments = selectors.tournament_list(**filters.validated_data).annotate(
-            entries_count=Count("entries", filter=Q(entries__withdrawn=False))
+        tournaments = (
+            selectors.tournament_list(**filters.validated_data)
+            .annotate(
+                entries_count=Count("entries", filter=Q(entries__withdrawn=False))
+            )
+            .order_by("-created_at", "-id")
         )
         paginator = TournamentPagination()
         page = paginator.paginate_queryset(tournaments, request, view=self)
