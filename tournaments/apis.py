@@ -1,4 +1,4 @@
-"""The players' tournaments API (docs/api.md): list, detail, register, withdraw.
+"""The players' tournaments API (docs/tournaments.md): list, detail, register, withdraw.
 
 Thin views: validate the input, call one selector or service, shape the
 output. Service errors (``games.errors``) become ``{"code", "message"}`` with

@@ -1,4 +1,4 @@
-"""``/api/tournaments/...``: the paths docs/api.md fixes."""
+"""``/api/tournaments/...``: the paths docs/architecture.md fixes, described in docs/tournaments.md."""
 
 from django.urls import path
 
