@@ -159,3 +159,58 @@ def test_a_whole_swiss_tournament(
         (s.points for s in standings), reverse=True
     )
     assert sum(byes.values()) == (3 * (people % size) if fill == "byes" else 0)
+
+
+def test_a_whole_alkort_team_event(
+    organiser: User, on_commit: Callable[[], AbstractContextManager[Any]]
+) -> None:
+    """Three teams at Alkort, four to a table: one table a round has a bot pair."""
+    tournament = TournamentFactory(
+        game="alkort",
+        table_size=4,
+        options={"target": 1},
+        team_event=True,
+        fill_policy="bots",
+        rounds=3,
+    )
+    services.registration_open(tournament_id=tournament.pk)
+    teams = {
+        name: [UserFactory(), UserFactory()] for name in ("Ravens", "Owls", "Crows")
+    }
+    for name, pair in teams.items():
+        for user in pair:
+            services.entry_register(tournament_id=tournament.pk, user=user, team=name)
+    team_of = {u.username: name for name, pair in teams.items() for u in pair}
+    rng = random.Random("teams")
+    met: Counter[frozenset[str]] = Counter()
+    for _ in range(3):
+        rnd = services.round_seat(tournament_id=tournament.pk)
+        with on_commit():
+            services.round_start(tournament_id=tournament.pk, user=organiser)
+        for rt in rnd.tables.all():
+            seats = {
+                s.seat: s.entry.player.username if s.entry else None
+                for s in rt.seats.all()
+            }
+            sides = [(seats[0], seats[2]), (seats[1], seats[3])]
+            names = []
+            for a, b in sides:
+                if a is None:
+                    assert b is None  # bots make up a whole side
+                    continue
+                assert team_of[a] == team_of[b]  # partners are always teammates
+                names.append(team_of[a])
+            if len(names) == 2:
+                met[frozenset(names)] += 1
+        for table in round_tables(rnd):
+            play_people(table, rng, on_commit)
+        services.round_finish(tournament_id=tournament.pk)
+    # Three teams, three rounds: each pairing of teams met once (one sits with bots).
+    assert sorted(met.values()) == [1, 1, 1]
+    standings = selectors.standings_get(tournament=tournament)
+    by_team: dict[str, set[Decimal]] = defaultdict(set)
+    for s in standings:
+        by_team[s.entry.team].add(s.points)
+    assert all(len(points) == 1 for points in by_team.values())  # partners level
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.FINISHED

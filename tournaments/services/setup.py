@@ -31,11 +31,16 @@ def tournament_validate(*, tournament: Tournament) -> None:
     game = rules.get_game(tournament.game)
     try:
         complete = game.validate_options(tournament.options or {})
+    except rules.RulesError as exc:
+        raise ValidationError({"options": str(exc)}) from None
+    try:
         game.validate_players(tournament.table_size, complete)
+    except rules.RulesError as exc:
+        raise ValidationError({"table_size": str(exc)}) from None
+    try:
         game.start(players=tournament.table_size, options=complete, seed="dry-run")
     except rules.RulesError as exc:
-        field = "table_size" if "player" in str(exc) else "options"
-        raise ValidationError({field: str(exc)}) from None
+        raise ValidationError({"options": str(exc)}) from None
     tournament.options = complete
     errors: dict[str, str] = {}
     if tournament.format == TournamentFormat.ROUND_ROBIN and tournament.table_size != 2:
