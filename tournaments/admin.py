@@ -29,6 +29,7 @@ from django.utils.html import format_html, format_html_join
 
 from accounts.models import User
 from games.errors import TableError
+from games.models import TableStatus
 from tournaments import selectors, services
 from tournaments.models import Entry, Tournament, TournamentStatus
 from tournaments.services.setup import layout_get
@@ -454,14 +455,20 @@ STANDINGS_CSV_HEADER = [
 
 
 def _seats_html(table: Any, lead: int) -> str:
+    """Seats in order, the lead marked; places once the match has ended."""
+    match = table.table
+    places: list[int] = []
+    if match is not None and match.status == TableStatus.FINISHED and match.outcome:
+        places = match.outcome["places"]
     return format_html_join(
         ", ",
-        "{}{}: {}",
+        "{}{}: {}{}",
         (
             (
                 "▶ " if s.seat == lead else "",
                 s.seat,
                 s.entry.player if s.entry else f"bot ({s.bot_level})",
+                f" (place {places[s.seat]})" if places else "",
             )
             for s in table.seats.all()
         ),

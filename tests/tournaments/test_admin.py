@@ -513,3 +513,21 @@ def test_the_change_page_shows_tables_but_no_secret(
         assert table.seed not in content
         assert table.seed_sha256 not in content
     assert "/admin/games/" not in content
+
+
+def test_the_change_page_shows_places_once_a_table_has_ended(
+    staff: Client, organiser: User, on_commit: Callable[[], AbstractContextManager[Any]]
+) -> None:
+    tournament = alkort_duel(2)
+    services.round_seat(tournament_id=tournament.pk)
+    services.round_start(tournament_id=tournament.pk, user=organiser)
+    (table,) = round_tables(Round.objects.get())
+    content = staff.get(f"{CHANGELIST}{tournament.pk}/change/").content.decode()
+    assert "(place " not in content
+    play_people(table, random.Random(7), on_commit)
+    table.refresh_from_db()
+    content = staff.get(f"{CHANGELIST}{tournament.pk}/change/").content.decode()
+    for seat in table.seats.all():
+        place = table.outcome["places"][seat.index]
+        lead = "▶ " if seat.index == 1 else ""
+        assert f"{lead}{seat.index}: {seat.user.username} (place {place})" in content
