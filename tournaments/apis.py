@@ -22,6 +22,8 @@ from games.apis import TableApi
 from tournaments import selectors, services
 from tournaments.models import TournamentFormat, TournamentStatus
 
+PUBLIC_STATUSES = [s for s in TournamentStatus.values if s != TournamentStatus.DRAFT]
+
 
 class TournamentSummaryOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
@@ -38,7 +40,9 @@ class TournamentSummaryOutputSerializer(serializers.Serializer):
     bot_level = serializers.CharField()
     fill_policy = serializers.CharField()
     team_event = serializers.BooleanField()
-    status = serializers.ChoiceField(choices=TournamentStatus.choices)
+    # A plain string in the schema: "status" enums of tables and tournaments
+    # would otherwise collide in drf-spectacular's enum naming.
+    status = serializers.CharField(help_text="registration, running or finished.")
     entries_count = serializers.IntegerField()
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
@@ -123,11 +127,17 @@ class TournamentListApi(TableApi):
         class Meta:
             ref_name = "TournamentListFilter"
 
-        status = serializers.ChoiceField(
-            choices=[c for c in TournamentStatus.choices if c[0] != "draft"],
-            required=False,
+        status = serializers.CharField(
+            required=False, help_text="registration, running or finished."
         )
         game = serializers.ChoiceField(choices=list(rules.GAMES), required=False)
+
+        def validate_status(self, value: str) -> str:
+            if value not in PUBLIC_STATUSES:
+                raise serializers.ValidationError(
+                    f'"{value}" is not a valid choice.', code="invalid_choice"
+                )
+            return value
 
     @extend_schema(
         parameters=[FilterSerializer],
