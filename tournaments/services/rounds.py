@@ -126,7 +126,7 @@ def round_plan(*, tournament: Tournament) -> RoundProposal:
     if number > planned_rounds:
         raise Conflict(
             "all_rounds_played",
-            f"All {planned_rounds} rounds of {tournament.name!r} have been played.",
+            f"{tournament.name!r} has played all its rounds ({planned_rounds}).",
         )
     layout = layout_get(tournament=tournament)
     rounds = selectors.rounds_get(tournament=tournament)
