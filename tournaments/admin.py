@@ -94,6 +94,11 @@ class EntryInline(admin.TabularInline):
             return False
         return super().has_delete_permission(request, obj)
 
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        if obj is not None and not obj.team_event:
+            return [f for f in self.fields if f != "team"]
+        return self.fields
+
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):

@@ -11,6 +11,8 @@ from collections import Counter
 from decimal import Decimal
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from tournaments import scoring
 from tournaments.seating import (
@@ -278,3 +280,29 @@ def test_round_robin_withdrawn_player_gives_the_opponent_a_bye() -> None:
     )
     assert len(plan.tables) == 1
     assert len(plan.byes) == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    entries=st.integers(min_value=2, max_value=30),
+    size=st.integers(min_value=2, max_value=5),
+    rounds=st.integers(min_value=1, max_value=4),
+    bots=st.booleans(),
+)
+def test_every_entry_is_seated_once_a_round(
+    entries: int, size: int, rounds: int, bots: bool
+) -> None:
+    """Whatever the count: one seat or one bye each, full tables, bots only to fill."""
+    assume(entries >= size)
+    event = Event(entries, Layout(size=size, lead=1 % size), bots=bots)
+    for _ in range(rounds):
+        plan = event.play_round()
+        assert seated(plan) == event.entries
+        assert all(len(t) == size for t in plan.tables)
+        bot_seats = sum(e is None for t in plan.tables for e in t)
+        if bots:
+            assert plan.byes == () and bot_seats == (-entries) % size
+        else:
+            assert bot_seats == 0 and len(plan.byes) == entries % size
+    byes = Counter(e for p in event.plans for e in p.byes)
+    assert not byes or max(byes.values()) - min(byes[e] for e in event.entries) <= 1
