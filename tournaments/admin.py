@@ -274,9 +274,9 @@ class TournamentAdmin(admin.ModelAdmin):
         self,
         request: HttpRequest,
         queryset: QuerySet[Tournament],
-        label: str,
         call: Any,
     ) -> None:
+        """Apply ``call`` to each selected tournament; report each outcome."""
         for tournament in queryset:
             try:
                 message = call(tournament)
@@ -297,7 +297,7 @@ class TournamentAdmin(admin.ModelAdmin):
             services.registration_open(tournament_id=t.pk)
             return "registration is open."
 
-        self._run(request, queryset, "open", call)
+        self._run(request, queryset, call)
 
     @admin.action(
         description="Seat next round (shows the seating first)", permissions=["change"]
@@ -382,7 +382,7 @@ class TournamentAdmin(admin.ModelAdmin):
             rnd = services.round_start(tournament_id=t.pk, user=request.user)  # type: ignore[arg-type]
             return f"round {rnd.number} has started at {rnd.tables.count()} tables."
 
-        self._run(request, queryset, "start", call)
+        self._run(request, queryset, call)
 
     @admin.action(
         description="Finish round (all its tables must have ended)",
@@ -398,7 +398,7 @@ class TournamentAdmin(admin.ModelAdmin):
                 return f"round {rnd.number} is finished, and so is the tournament."
             return f"round {rnd.number} is finished."
 
-        self._run(request, queryset, "finish", call)
+        self._run(request, queryset, call)
 
     @admin.action(description="Recompute standings", permissions=["change"])
     def recompute_standings(
@@ -408,7 +408,7 @@ class TournamentAdmin(admin.ModelAdmin):
             counted = services.standings_recompute(tournament_id=t.pk)
             return f"standings recomputed from {counted} finished table{'s' if counted != 1 else ''}."
 
-        self._run(request, queryset, "recompute", call)
+        self._run(request, queryset, call)
 
     @admin.action(description="Export standings (CSV)", permissions=["view"])
     def export_standings(
