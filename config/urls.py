@@ -23,6 +23,7 @@ urlpatterns = [
     ),
     path("api/accounts/", include("accounts.urls")),
     path("api/", include("games.urls")),
+    path("api/tournaments/", include("tournaments.urls")),
     re_path(r"^api/", errors.api_not_found),
     path("", include("web.urls")),
 ]

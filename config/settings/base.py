@@ -176,7 +176,13 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 5}
 CELERY_TIMEZONE = "UTC"
 # Periodic tasks (stats sweep, turn-timer sweep) are added here by their apps.
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
+    # Standings of tournaments whose table-finished task was lost.
+    "tournaments-sweep": {
+        "task": "tournaments.tasks.tournaments_sweep",
+        "schedule": env.float("TOURNAMENTS_SWEEP_SECONDS", default=300.0),
+    },
+}
 
 # --- Health check -----------------------------------------------------------
 

@@ -1,0 +1,533 @@
+"""Every admin action through the test client, as a staff member who is not a
+superuser but holds the tournaments permissions; refused actions included,
+each checked to change nothing."""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import Any
+
+import pytest
+from django.contrib.messages import get_messages
+from django.test import Client
+
+from accounts.models import User
+from games.models import Table, TableStatus
+from tests.accounts.factories import UserFactory
+from tests.tournaments.factories import (
+    TournamentFactory,
+    enter,
+    play_people,
+    round_tables,
+)
+from tournaments import services
+from tournaments.models import (
+    Entry,
+    Round,
+    RoundStatus,
+    Tournament,
+    TournamentStatus,
+)
+from tournaments.services.rounds import round_plan
+
+pytestmark = pytest.mark.django_db
+
+CHANGELIST = "/admin/tournaments/tournament/"
+
+
+@pytest.fixture
+def staff(client: Client, organiser: User) -> Client:
+    client.force_login(organiser)
+    return client
+
+
+def act(client: Client, action: str, *tournaments: Tournament, **extra: Any) -> Any:
+    data = {"action": action, "_selected_action": [t.pk for t in tournaments], **extra}
+    return client.post(CHANGELIST, data, follow=True)
+
+
+def messages_of(response: Any) -> list[tuple[str, str]]:
+    return [(m.level_tag, m.message) for m in get_messages(response.wsgi_request)]
+
+
+def snapshot(tournament: Tournament) -> tuple[Any, ...]:
+    tournament.refresh_from_db()
+    return (
+        tournament.status,
+        tournament.rounds,
+        list(tournament.round_set.values_list("number", "status")),
+        list(
+            Entry.objects.filter(tournament=tournament).values_list(
+                "pk", "withdrawn", "number"
+            )
+        ),
+        Table.objects.count(),
+    )
+
+
+def alkort_duel(entries: int = 4, **kwargs: Any) -> Tournament:
+    """A quick 2-player Alkort event (one trick's worth of points ends a match)."""
+    tournament = TournamentFactory(
+        name="Duels", game="alkort", table_size=2, options={"target": 1}, **kwargs
+    )
+    services.registration_open(tournament_id=tournament.pk)
+    enter(tournament, entries)
+    tournament.refresh_from_db()
+    return tournament
+
+
+# --- access -----------------------------------------------------------------
+
+
+def test_staff_without_tournament_permissions_are_refused(client: Client) -> None:
+    client.force_login(UserFactory(is_staff=True))
+    assert client.get(CHANGELIST).status_code == 403
+
+
+def test_list_filters_and_search(staff: Client) -> None:
+    TournamentFactory(name="Spring open")
+    open_one = TournamentFactory(name="Autumn cup", game="allegra", table_size=3)
+    services.registration_open(tournament_id=open_one.pk)
+    by_status = staff.get(CHANGELIST, {"status__exact": "registration"})
+    assert [t.name for t in by_status.context["cl"].result_list] == ["Autumn cup"]
+    by_game = staff.get(CHANGELIST, {"game__exact": "alager"})
+    assert [t.name for t in by_game.context["cl"].result_list] == ["Spring open"]
+    found = staff.get(CHANGELIST, {"q": "spring"})
+    assert [t.name for t in found.context["cl"].result_list] == ["Spring open"]
+
+
+@pytest.mark.parametrize(
+    "lookup",
+    ["round_set__tables__table__seed", "round_set__tables__table__state__icontains"],
+)
+def test_no_lookup_reaches_a_tables_secrets(staff: Client, lookup: str) -> None:
+    assert staff.get(CHANGELIST, {lookup: "a"}).status_code == 400
+
+
+# --- open registration ------------------------------------------------------
+
+
+def test_open_registration(staff: Client) -> None:
+    tournament = TournamentFactory(name="Spring open")
+    response = act(staff, "open_registration", tournament)
+    assert messages_of(response) == [("success", "Spring open: registration is open.")]
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.REGISTRATION
+
+
+def test_open_registration_twice_is_refused(staff: Client) -> None:
+    tournament = TournamentFactory(name="Spring open")
+    services.registration_open(tournament_id=tournament.pk)
+    before = snapshot(tournament)
+    response = act(staff, "open_registration", tournament)
+    assert messages_of(response) == [
+        (
+            "error",
+            "Spring open: Registration for 'Spring open' cannot be opened: it is "
+            "registration open, not a draft.",
+        )
+    ]
+    assert snapshot(tournament) == before
+
+
+# --- seat next round --------------------------------------------------------
+
+
+def test_seat_next_round_shows_the_seating_then_creates_it(staff: Client) -> None:
+    tournament = alkort_duel(5, fill_policy="byes")
+    page = act(staff, "seat_next_round", tournament)
+    assert page.status_code == 200
+    assert "admin/tournaments/seat_round_confirm.html" in [
+        t.name for t in page.templates
+    ]
+    assert Round.objects.count() == 0  # nothing created by looking
+    content = page.content.decode()
+    names = [e.player.username for e in tournament.entries.order_by("pk")]
+    for name in names:
+        assert name in content
+    assert "Byes: " + names[4] in content  # the lowest seed sits out
+    fingerprint = page.context["proposal"].fingerprint
+
+    done = act(
+        staff, "seat_next_round", tournament, confirm="yes", fingerprint=fingerprint
+    )
+    assert messages_of(done) == [
+        (
+            "success",
+            "Duels: round 1 is seated at 2 tables, 1 bye. Start the round to open "
+            "its tables.",
+        )
+    ]
+    rnd = Round.objects.get(tournament=tournament)
+    assert rnd.number == 1 and rnd.status == RoundStatus.SEATED
+    assert rnd.tables.count() == 2 and rnd.byes.count() == 1
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.RUNNING
+    assert sorted(tournament.entries.values_list("number", flat=True)) == [
+        1,
+        2,
+        3,
+        4,
+        5,
+    ]
+
+
+def test_seating_a_round_twice_is_refused(staff: Client) -> None:
+    tournament = alkort_duel()
+    services.round_seat(tournament_id=tournament.pk)
+    before = snapshot(tournament)
+    for extra in ({}, {"confirm": "yes", "fingerprint": "x"}):
+        response = act(staff, "seat_next_round", tournament, **extra)
+        assert messages_of(response) == [
+            (
+                "error",
+                "Duels: Round 1 is already seated: start it before seating another.",
+            )
+        ]
+    assert snapshot(tournament) == before
+
+
+def test_seating_a_changed_plan_is_refused(staff: Client) -> None:
+    tournament = alkort_duel()
+    fingerprint = round_plan(tournament=tournament).fingerprint
+    enter(tournament, 1)  # the seating shown is no longer the seating
+    before = snapshot(tournament)
+    response = act(
+        staff, "seat_next_round", tournament, confirm="yes", fingerprint=fingerprint
+    )
+    assert messages_of(response) == [
+        (
+            "error",
+            "Duels: The seating changed since it was shown (an entry or a result "
+            "changed): review it again.",
+        )
+    ]
+    assert snapshot(tournament) == before
+
+
+def test_seating_with_tables_unfinished_is_refused(
+    staff: Client, organiser: User
+) -> None:
+    tournament = alkort_duel()
+    services.round_seat(tournament_id=tournament.pk)
+    services.round_start(tournament_id=tournament.pk, user=organiser)
+    ids = sorted(t.pk for t in round_tables(Round.objects.get()))
+    before = snapshot(tournament)
+    response = act(staff, "seat_next_round", tournament)
+    assert messages_of(response) == [
+        (
+            "error",
+            f"Duels: Round 1 still has 2 tables in play ({ids[0]}, {ids[1]}): wait "
+            "for them, then finish the round.",
+        )
+    ]
+    assert snapshot(tournament) == before
+
+
+def test_seating_too_few_players_is_refused(staff: Client) -> None:
+    tournament = alkort_duel(1)
+    before = snapshot(tournament)
+    response = act(staff, "seat_next_round", tournament)
+    assert messages_of(response) == [
+        ("error", "Duels: Too few players for one table: 1 player, a table seats 2.")
+    ]
+    assert snapshot(tournament) == before
+
+
+def test_seating_a_draft_is_refused(staff: Client) -> None:
+    tournament = TournamentFactory(name="Spring open")
+    before = snapshot(tournament)
+    response = act(staff, "seat_next_round", tournament)
+    assert messages_of(response) == [
+        ("error", "Spring open: Open registration for 'Spring open' before seating.")
+    ]
+    assert snapshot(tournament) == before
+
+
+def test_seating_two_tournaments_at_once_is_refused(staff: Client) -> None:
+    first, second = alkort_duel(), alkort_duel()
+    response = act(staff, "seat_next_round", first, second)
+    assert messages_of(response) == [
+        ("error", "Seat one tournament at a time: select exactly one.")
+    ]
+    assert Round.objects.count() == 0
+
+
+# --- start and finish -------------------------------------------------------
+
+
+def test_start_round_opens_and_deals_the_tables(staff: Client, organiser: User) -> None:
+    tournament = alkort_duel(3, fill_policy="bots", bot_level="random")
+    services.round_seat(tournament_id=tournament.pk)
+    response = act(staff, "start_round", tournament)
+    assert messages_of(response) == [
+        ("success", "Duels: round 1 has started at 2 tables.")
+    ]
+    rnd = Round.objects.get()
+    assert rnd.status == RoundStatus.RUNNING
+    tables = round_tables(rnd)
+    assert len(tables) == 2
+    assert all(t.status != TableStatus.LOBBY for t in tables)
+    seated = {
+        s.user.username for t in tables for s in t.seats.all() if s.bot_level is None
+    }
+    assert seated == {e.player.username for e in tournament.entries.all()}
+    assert sum(s.bot_level == "random" for t in tables for s in t.seats.all()) == 1
+    assert all(t.created_by == organiser and t.options["target"] == 1 for t in tables)
+
+
+def test_starting_twice_or_with_nothing_seated_is_refused(staff: Client) -> None:
+    tournament = alkort_duel()
+    before = snapshot(tournament)
+    response = act(staff, "start_round", tournament)
+    assert messages_of(response) == [
+        ("error", "Duels: Nothing to start: no round is seated.")
+    ]
+    assert snapshot(tournament) == before
+    services.round_seat(tournament_id=tournament.pk)
+    act(staff, "start_round", tournament)
+    before = snapshot(tournament)
+    response = act(staff, "start_round", tournament)
+    assert messages_of(response) == [
+        ("error", "Duels: Nothing to start: round 1 has already started.")
+    ]
+    assert snapshot(tournament) == before
+
+
+def test_finish_round_waits_for_every_table(
+    staff: Client, organiser: User, on_commit: Callable[[], AbstractContextManager[Any]]
+) -> None:
+    tournament = alkort_duel(rounds=1)
+    services.round_seat(tournament_id=tournament.pk)
+    services.round_start(tournament_id=tournament.pk, user=organiser)
+    first, second = sorted(round_tables(Round.objects.get()), key=lambda t: t.pk)
+    play_people(first, random.Random(1), on_commit)
+    before = snapshot(tournament)
+    response = act(staff, "finish_round", tournament)
+    assert messages_of(response) == [
+        (
+            "error",
+            f"Duels: Round 1 cannot finish: 1 table is still in play ({second.pk}).",
+        )
+    ]
+    assert snapshot(tournament) == before
+
+    play_people(second, random.Random(2), on_commit)
+    response = act(staff, "finish_round", tournament)
+    assert messages_of(response) == [
+        ("success", "Duels: round 1 is finished, and so is the tournament.")
+    ]
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.FINISHED
+    assert tournament.standings.count() == 4
+    before = snapshot(tournament)
+    response = act(staff, "finish_round", tournament)
+    assert messages_of(response) == [
+        ("error", "Duels: Nothing to finish: no round is in play.")
+    ]
+    response = act(staff, "seat_next_round", tournament)
+    assert messages_of(response) == [
+        ("error", "Duels: 'Duels' has finished: nothing to seat.")
+    ]
+    assert snapshot(tournament) == before
+
+
+# --- standings ----------------------------------------------------------------
+
+
+def finished_duel(
+    organiser: User, commit: Callable[[], AbstractContextManager[Any]]
+) -> Tournament:
+    tournament = alkort_duel(rounds=2)
+    services.round_seat(tournament_id=tournament.pk)
+    services.round_start(tournament_id=tournament.pk, user=organiser)
+    for index, table in enumerate(round_tables(Round.objects.get())):
+        play_people(table, random.Random(index), commit)
+    services.round_finish(tournament_id=tournament.pk)
+    return tournament
+
+
+def test_recompute_standings_is_idempotent(
+    staff: Client, organiser: User, on_commit: Callable[[], AbstractContextManager[Any]]
+) -> None:
+    tournament = finished_duel(organiser, on_commit)
+    rows = list(tournament.standings.values_list("entry", "rank", "points", "buchholz"))
+    tournament.standings.all().delete()
+    response = act(staff, "recompute_standings", tournament)
+    assert messages_of(response) == [
+        ("success", "Duels: standings recomputed from 2 finished tables.")
+    ]
+    act(staff, "recompute_standings", tournament)
+    again = list(
+        tournament.standings.values_list("entry", "rank", "points", "buchholz")
+    )
+    assert again == rows
+    # Two winners on 1 point, two losers on 0; Buchholz is the opponent's points.
+    assert sorted((r[2], r[3]) for r in rows) == [(0, 1), (0, 1), (1, 0), (1, 0)]
+
+
+def test_export_standings_csv(
+    staff: Client, organiser: User, on_commit: Callable[[], AbstractContextManager[Any]]
+) -> None:
+    tournament = finished_duel(organiser, on_commit)
+    response = staff.post(
+        CHANGELIST, {"action": "export_standings", "_selected_action": [tournament.pk]}
+    )
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0] == [
+        "tournament", "name", "rank", "number", "player", "team", "points",
+        "buchholz", "game_score", "played", "wins", "byes", "withdrawn",
+    ]  # fmt: skip
+    expected = [
+        [
+            str(tournament.pk),
+            "Duels",
+            str(s.rank),
+            str(s.entry.number),
+            s.entry.player.username,
+            "",
+            str(s.points),
+            str(s.buchholz),
+            str(s.game_score),
+            str(s.played),
+            str(s.wins),
+            "0",
+            "no",
+        ]
+        for s in tournament.standings.select_related("entry__player").order_by(
+            "rank", "entry__number"
+        )
+    ]
+    assert rows[1:] == expected
+
+
+# --- entries and the change page -----------------------------------------------
+
+
+def change_form_data(client: Client, url: str) -> dict[str, Any]:
+    """The change form's current values, as the browser would post them back."""
+    page = client.get(url)
+    assert page.status_code == 200
+    data: dict[str, Any] = {}
+    form = page.context["adminform"].form
+    for name, field in form.fields.items():
+        value = form.initial.get(name, field.initial)
+        if value is not None and not (isinstance(value, bool) and not value):
+            data[name] = (
+                value
+                if not isinstance(value, dict)
+                else __import__("json").dumps(value)
+            )
+    for inline in page.context["inline_admin_formsets"]:
+        formset = inline.formset
+        for key, value in formset.management_form.initial.items():
+            data[f"{formset.prefix}-{key}"] = value
+        for sub in formset.forms:
+            for name in sub.fields:
+                value = sub.instance.pk if name == "id" else sub.initial.get(name)
+                if hasattr(value, "pk"):
+                    value = value.pk
+                if value is not None and value is not False:
+                    data[f"{sub.prefix}-{name}"] = value
+    return data
+
+
+def test_registering_after_the_start_is_refused(staff: Client, organiser: User) -> None:
+    tournament = alkort_duel()
+    services.round_seat(tournament_id=tournament.pk)
+    url = f"{CHANGELIST}{tournament.pk}/change/"
+    data = change_form_data(staff, url)
+    newcomer = UserFactory()
+    data.update(
+        {
+            "entries-TOTAL_FORMS": 5,
+            "entries-4-player": newcomer.pk,
+            "entries-4-tournament": tournament.pk,
+        }
+    )
+    before = snapshot(tournament)
+    response = staff.post(url, data)
+    assert response.status_code == 200  # the form again, with the error
+    errors = response.context["inline_admin_formsets"][0].formset.non_form_errors()
+    assert errors == ["'Duels' has started: players can no longer be registered."]
+    assert snapshot(tournament) == before
+    assert not Entry.objects.filter(player=newcomer).exists()
+
+
+def test_withdrawing_after_the_start_is_allowed(staff: Client) -> None:
+    tournament = alkort_duel()
+    services.round_seat(tournament_id=tournament.pk)
+    url = f"{CHANGELIST}{tournament.pk}/change/"
+    data = change_form_data(staff, url)
+    data["entries-0-withdrawn"] = "on"
+    response = staff.post(url, data)
+    assert response.status_code == 302, response.context and response.context["errors"]
+    assert tournament.entries.filter(withdrawn=True).count() == 1
+
+
+def test_adding_a_tournament_validates_it_against_the_rules(staff: Client) -> None:
+    url = f"{CHANGELIST}add/"
+    data = {
+        "name": "Bad",
+        "game": "alkort",
+        "options": "{}",
+        "table_size": 3,
+        "format": "swiss",
+        "fill_policy": "bots",
+        "bot_level": "basic",
+        "rounds": 3,
+        "entries-TOTAL_FORMS": 0,
+        "entries-INITIAL_FORMS": 0,
+    }
+    response = staff.post(url, data)
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors == {
+        "table_size": ["Alkort is played by 2 players or by 4 in partnerships, not 3"]
+    }
+    data["table_size"] = 4
+    data["options"] = '{"target": 5}'
+    response = staff.post(url, data)
+    assert response.status_code == 302
+    created = Tournament.objects.get(name="Bad")
+    assert created.options["target"] == 5 and created.options["lead_rule"] == "rotate"
+    assert created.created_by is not None
+
+
+def test_the_change_page_shows_tables_but_no_secret(
+    staff: Client, organiser: User
+) -> None:
+    tournament = alkort_duel()
+    services.round_seat(tournament_id=tournament.pk)
+    services.round_start(tournament_id=tournament.pk, user=organiser)
+    tables = round_tables(Round.objects.get())
+    page = staff.get(f"{CHANGELIST}{tournament.pk}/change/")
+    content = page.content.decode()
+    for table in tables:
+        assert f'<a href="/tables/{table.pk}/replay/">table {table.pk}</a>' in content
+        assert table.seed not in content
+        assert table.seed_sha256 not in content
+    assert "/admin/games/" not in content
+
+
+def test_the_change_page_shows_places_once_a_table_has_ended(
+    staff: Client, organiser: User, on_commit: Callable[[], AbstractContextManager[Any]]
+) -> None:
+    tournament = alkort_duel(2)
+    services.round_seat(tournament_id=tournament.pk)
+    services.round_start(tournament_id=tournament.pk, user=organiser)
+    (table,) = round_tables(Round.objects.get())
+    content = staff.get(f"{CHANGELIST}{tournament.pk}/change/").content.decode()
+    assert "(place " not in content
+    play_people(table, random.Random(7), on_commit)
+    table.refresh_from_db()
+    content = staff.get(f"{CHANGELIST}{tournament.pk}/change/").content.decode()
+    for seat in table.seats.all():
+        place = table.outcome["places"][seat.index]
+        lead = "▶ " if seat.index == 1 else ""
+        assert f"{lead}{seat.index}: {seat.user.username} (place {place})" in content

@@ -1,0 +1,139 @@
+"""The round services end to end: a round robin, withdrawals, what tables get."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import Any
+
+import pytest
+
+from accounts.models import User
+from games.errors import Conflict
+from tests.tournaments.factories import (
+    TournamentFactory,
+    enter,
+    play_people,
+    round_tables,
+)
+from tournaments import services
+from tournaments.models import Round, Tournament, TournamentStatus
+
+pytestmark = [pytest.mark.django_db, pytest.mark.timeout(180)]
+
+Commit = Callable[[], AbstractContextManager[Any]]
+
+
+def duel(entries: int, **kwargs: Any) -> Tournament:
+    tournament = TournamentFactory(
+        game="alkort", table_size=2, options={"target": 1}, **kwargs
+    )
+    services.registration_open(tournament_id=tournament.pk)
+    enter(tournament, entries)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def play_round(
+    tournament: Tournament, organiser: User, commit: Commit, seed: int
+) -> Round:
+    rnd = services.round_seat(tournament_id=tournament.pk)
+    with commit():
+        services.round_start(tournament_id=tournament.pk, user=organiser)
+    for index, table in enumerate(round_tables(rnd)):
+        play_people(table, random.Random(seed * 100 + index), commit)
+    services.round_finish(tournament_id=tournament.pk)
+    return rnd
+
+
+def test_a_round_robin_of_five_with_byes(organiser: User, on_commit: Commit) -> None:
+    tournament = duel(5, format="round_robin", fill_policy="byes", rounds=1)
+    met: Counter[frozenset[int]] = Counter()
+    byes: Counter[int] = Counter()
+    for number in range(1, 6):
+        rnd = play_round(tournament, organiser, on_commit, number)
+        tournament.refresh_from_db()
+        assert tournament.rounds == 5  # set by the first seating
+        for rt in rnd.tables.all():
+            met[frozenset(s.entry_id for s in rt.seats.all())] += 1
+        byes.update(b.entry_id for b in rnd.byes.all())
+    entries = [e.pk for e in tournament.entries.all()]
+    assert set(met) == {frozenset(p) for p in itertools.combinations(entries, 2)}
+    assert set(met.values()) == {1}
+    assert byes == Counter(entries)
+    assert tournament.status == TournamentStatus.FINISHED
+    with pytest.raises(Conflict) as refused:
+        services.round_seat(tournament_id=tournament.pk)
+    assert refused.value.code == "tournament_finished"
+    standings = tournament.standings.all()
+    assert sum(s.points for s in standings) == 10 + 5  # ten games, five byes
+    assert all(s.played == 4 and s.byes == 1 for s in standings)
+
+
+def test_a_withdrawn_entry_is_seated_no_more(
+    organiser: User, on_commit: Commit
+) -> None:
+    tournament = duel(4, rounds=2)
+    play_round(tournament, organiser, on_commit, 1)
+    gone = tournament.entries.first()
+    assert gone is not None
+    gone.withdrawn = True
+    gone.save()
+    rnd = services.round_seat(tournament_id=tournament.pk)
+    seated = {
+        s.entry_id for rt in rnd.tables.all() for s in rt.seats.all() if s.entry_id
+    }
+    assert gone.pk not in seated and len(seated) == 3
+    # Three left at 2-player tables, bots by default: one plays a bot.
+    assert (
+        sum(s.entry_id is None for rt in rnd.tables.all() for s in rt.seats.all()) == 1
+    )
+    # The withdrawn entry keeps its place in the standings.
+    assert tournament.standings.filter(entry=gone).exists()
+
+
+def test_tables_get_the_tournaments_options_rating_and_bots(organiser: User) -> None:
+    tournament = duel(3, rated=True, bot_level="random", time_control=30)
+    services.round_seat(tournament_id=tournament.pk)
+    services.round_start(tournament_id=tournament.pk, user=organiser)
+    tables = round_tables(Round.objects.get())
+    assert all(t.rated and t.options == tournament.options for t in tables)
+    assert [s.bot_level for t in tables for s in t.seats.all() if s.bot_level] == [
+        "random"
+    ]
+    # The clock is stored on the tournament until tables accept one.
+    tournament.refresh_from_db()
+    assert tournament.time_control == 30
+
+
+def test_a_round_cannot_be_seated_beyond_the_last(
+    organiser: User, on_commit: Commit
+) -> None:
+    tournament = duel(2, rounds=1)
+    play_round(tournament, organiser, on_commit, 1)
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.FINISHED
+    tournament.status = TournamentStatus.RUNNING  # as if an organiser reopened it
+    tournament.save()
+    with pytest.raises(Conflict) as refused:
+        services.round_seat(tournament_id=tournament.pk)
+    assert (refused.value.code, refused.value.message) == (
+        "all_rounds_played",
+        f"{tournament.name!r} has played all its rounds (1).",
+    )
+
+
+def test_an_incomplete_team_cannot_be_seated() -> None:
+    tournament = TournamentFactory(game="alkort", table_size=4, team_event=True)
+    services.registration_open(tournament_id=tournament.pk)
+    for team in ("Ravens", "Ravens", "Owls", "Owls", "Crows"):
+        enter(tournament, 1, team=team)
+    with pytest.raises(Conflict) as refused:
+        services.round_seat(tournament_id=tournament.pk)
+    assert refused.value.message == (
+        "Every team needs two players still in the event; incomplete: Crows."
+    )
+    assert not Round.objects.exists()

@@ -1,0 +1,119 @@
+"""The standings path through a real broker and a real Celery worker.
+
+The test commits for real (``transaction=True``) so that a worker process,
+connected to this test database, sees the tables. The worker consumes a queue
+of its own (named per checkout and xdist worker), and this process sends the
+tournament tasks there instead of running them inline.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.test import override_settings
+
+from config.celery import app
+from tests.helpers import REPO, clean_env
+from tests.tournaments.factories import (
+    TournamentFactory,
+    enter,
+    organiser_user,
+    play_people,
+    round_tables,
+)
+from tournaments import services
+from tournaments.models import Round, Standing, Tournament
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
+
+QUEUE = f"tournaments-{settings.CHECKOUT_ID}-{settings.TEST_WORKER}"
+
+
+@pytest.fixture
+def worker() -> Iterator[subprocess.Popen[bytes]]:
+    """A Celery worker (solo pool) on this test database and its own queue."""
+    db = connection.settings_dict
+    url = f"postgres://{db['USER'] or 'root'}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool=solo",
+            f"--queues={QUEUE}",
+            f"--hostname={QUEUE}@%h",
+            "--loglevel=WARNING",
+        ],
+        cwd=REPO,
+        env=clean_env(
+            DJANGO_SETTINGS_MODULE="config.settings.test",
+            CELERY_TASK_ALWAYS_EAGER="false",
+            DATABASE_URL=url,
+            REDIS_URL=settings.REDIS_URL,
+        ),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    # The Celery app reads the CELERY_ settings live.
+    sending = override_settings(
+        CELERY_TASK_ALWAYS_EAGER=False, CELERY_TASK_DEFAULT_QUEUE=QUEUE
+    )
+    try:
+        with sending:
+            assert not app.conf.task_always_eager
+            yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def wait_for(
+    tournament: Tournament, counted: int, process: subprocess.Popen[bytes]
+) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert process.poll() is None, "the worker exited"
+        tournament.refresh_from_db()
+        if tournament.standings_counted == counted and tournament.standings.exists():
+            return
+        time.sleep(0.25)
+    raise AssertionError(
+        f"standings count {tournament.standings_counted}, not {counted}"
+    )
+
+
+def test_a_finished_table_reaches_the_standings_through_the_worker(
+    worker: subprocess.Popen[bytes],
+) -> None:
+    organiser = organiser_user()
+    tournament = TournamentFactory(game="alkort", table_size=2, options={"target": 1})
+    services.registration_open(tournament_id=tournament.pk)
+    enter(tournament, 2)
+    services.round_seat(tournament_id=tournament.pk)
+    services.round_start(tournament_id=tournament.pk, user=organiser)
+    wait_for(tournament, 0, worker)  # the task queued on start: no table counted yet
+    (table,) = round_tables(Round.objects.get())
+    play_people(table, random.Random(11), contextlib.nullcontext)
+    wait_for(tournament, 1, worker)
+    table.refresh_from_db()
+    places = table.outcome["places"]
+    by_place = {1: "1.0", 2: "0.0"} if sorted(places) == [1, 2] else {1: "0.5"}
+    expected = {s.user.username: by_place[places[s.index]] for s in table.seats.all()}
+    assert {
+        s.entry.player.username: str(s.points) for s in Standing.objects.all()
+    } == expected

@@ -1,0 +1,488 @@
+"""The organisers' admin: set a tournament up, then run it with actions.
+
+Actions (on the tournament list, for staff with the change permission; the
+export needs only the view permission): open registration, seat next round
+(with a confirmation page showing the seating first), start round, finish
+round, recompute standings, export standings (CSV). A refused action shows
+the reason as an error message and writes nothing (``tournaments.services``
+refuse before writing, inside one transaction).
+
+Hidden information: the pages show a round's tables by id, status, seats and
+outcome (None until the match ends) with a link to the public replay page;
+never a table's state, seed or events. Lookups in the URL are limited to the
+list filters, so no query string can filter tournaments by a table's seed.
+"""
+
+from __future__ import annotations
+
+import csv
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.db.models import Count, Q, QuerySet
+from django.forms.models import BaseInlineFormSet
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.utils.html import format_html, format_html_join
+
+from accounts.models import User
+from games.errors import TableError
+from games.models import TableStatus
+from tournaments import selectors, services
+from tournaments.models import Entry, Tournament, TournamentStatus
+from tournaments.services.setup import layout_get
+from tournaments.services.standings import standings_rows
+
+OPEN_FOR_ENTRIES = (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION)
+
+#: Set-up fields frozen once registration has opened (players entered for them).
+SETUP_FIELDS = (
+    "game",
+    "options",
+    "table_size",
+    "format",
+    "team_event",
+    "fill_policy",
+    "bot_level",
+    "time_control",
+    "rated",
+)
+
+
+class EntryFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
+    """Entries change freely until the first round; after it, only withdrawals."""
+
+    def clean(self) -> None:
+        super().clean()
+        tournament = self.instance
+        if tournament.pk is None or tournament.status in OPEN_FOR_ENTRIES:
+            return
+        for form in self.forms:
+            if not form.has_changed():
+                continue
+            if form.instance.pk is None:
+                raise forms.ValidationError(
+                    f"{tournament.name!r} has started: players can no longer be "
+                    "registered."
+                )
+            if set(form.changed_data) - {"withdrawn"} or form in self.deleted_forms:
+                raise forms.ValidationError(
+                    f"{tournament.name!r} has started: entries can only be withdrawn."
+                )
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    formset = EntryFormSet
+    extra = 0
+    fields = ("player", "team", "seed_rating", "number", "withdrawn")
+    readonly_fields = ("seed_rating", "number")
+
+    def formfield_for_foreignkey(
+        self, db_field: Any, request: HttpRequest, **kwargs: Any
+    ) -> Any:
+        if db_field.name == "player":
+            kwargs["queryset"] = User.objects.filter(
+                is_bot=False, is_active=True
+            ).order_by("username")
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is not None and obj.status not in OPEN_FOR_ENTRIES:
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        if obj is not None and not obj.team_event:
+            return [f for f in self.fields if f != "team"]
+        return self.fields
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = (
+        "name",
+        "game",
+        "format",
+        "table_size",
+        "status",
+        "rounds_played",
+        "entries_count",
+        "created_at",
+    )
+    list_filter = ("status", "game", "format")
+    search_fields = ("name",)
+    inlines = [EntryInline]
+    actions = [
+        "open_registration",
+        "seat_next_round",
+        "start_round",
+        "finish_round",
+        "recompute_standings",
+        "export_standings",
+    ]
+    readonly_base = (
+        "status",
+        "created_by",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "rounds_overview",
+        "standings_table",
+    )
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Tournament]:
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                entries_total=Count(
+                    "entries", filter=Q(entries__withdrawn=False), distinct=True
+                ),
+                rounds_total=Count("round_set", distinct=True),
+            )
+        )
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fields = ["name", *SETUP_FIELDS, "rounds", "status"]
+        if obj is not None:
+            fields += [
+                "created_by",
+                "started_at",
+                "finished_at",
+                "rounds_overview",
+                "standings_table",
+            ]
+        return fields
+
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: Any = None
+    ) -> tuple[str, ...]:
+        if obj is None or obj.status == TournamentStatus.DRAFT:
+            return self.readonly_base
+        frozen: tuple[str, ...] = SETUP_FIELDS
+        if obj.status != TournamentStatus.REGISTRATION and obj.format == "round_robin":
+            frozen = (*frozen, "rounds")
+        return (*self.readonly_base, *frozen)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is not None and obj.round_set.exists():
+            return False  # its tables and results are part of the record
+        return super().has_delete_permission(request, obj)
+
+    def lookup_allowed(
+        self, lookup: str, value: str, request: HttpRequest | None = None
+    ) -> bool:  # type: ignore[override]
+        # Only the list filters: no URL may filter by a related table's fields.
+        return lookup in {
+            "status",
+            "status__exact",
+            "game",
+            "game__exact",
+            "format",
+            "format__exact",
+        }
+
+    def save_model(
+        self, request: HttpRequest, obj: Tournament, form: Any, change: bool
+    ) -> None:
+        if obj.created_by_id is None:
+            obj.created_by = request.user  # type: ignore[assignment]
+        super().save_model(request, obj, form, change)
+
+    @admin.display(description="entries")
+    def entries_count(self, obj: Tournament) -> int:
+        return getattr(obj, "entries_total", 0)
+
+    @admin.display(description="rounds")
+    def rounds_played(self, obj: Tournament) -> str:
+        return f"{getattr(obj, 'rounds_total', 0)} / {obj.rounds}"
+
+    # --- read-only panels ---------------------------------------------------
+
+    @admin.display(description="rounds and tables")
+    def rounds_overview(self, obj: Tournament) -> str:
+        rounds = selectors.rounds_get(tournament=obj)
+        if not rounds:
+            return "No round seated yet."
+        lead = layout_get(tournament=obj).lead
+        parts = []
+        for rnd in rounds:
+            rows = format_html_join(
+                "",
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                (
+                    (
+                        table.number,
+                        _seats_html(table, lead),
+                        table.table.get_status_display()
+                        if table.table
+                        else "not started",
+                        _table_link(table),
+                    )
+                    for table in rnd.tables.all()
+                ),
+            )
+            byes = ", ".join(str(b.entry.player) for b in rnd.byes.all()) or "none"
+            parts.append(
+                format_html(
+                    "<h3>Round {} ({})</h3><table><thead><tr><th>table</th><th>seats"
+                    " (▶ acts first)</th><th>match</th><th>replay</th></tr></thead>"
+                    "<tbody>{}</tbody></table><p>Byes: {}</p>",
+                    rnd.number,
+                    rnd.get_status_display().lower(),
+                    rows,
+                    byes,
+                )
+            )
+        return format_html_join("", "{}", ((p,) for p in parts))
+
+    @admin.display(description="standings")
+    def standings_table(self, obj: Tournament) -> str:
+        rows = selectors.standings_get(tournament=obj)
+        if not rows:
+            return "No standings yet (they appear once a round has started)."
+        body = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            (
+                (
+                    s.rank,
+                    s.entry.player,
+                    s.entry.team,
+                    s.points,
+                    s.buchholz,
+                    s.game_score,
+                    s.played,
+                    s.byes,
+                )
+                for s in rows
+            ),
+        )
+        return format_html(
+            "<table><thead><tr><th>rank</th><th>player</th><th>team</th><th>points</th>"
+            "<th>Buchholz</th><th>game score</th><th>played</th><th>byes</th></tr>"
+            "</thead><tbody>{}</tbody></table>",
+            body,
+        )
+
+    # --- actions ------------------------------------------------------------
+
+    def _run(
+        self,
+        request: HttpRequest,
+        queryset: QuerySet[Tournament],
+        call: Any,
+    ) -> None:
+        """Apply ``call`` to each selected tournament; report each outcome."""
+        for tournament in queryset:
+            try:
+                message = call(tournament)
+            except TableError as exc:
+                self.message_user(
+                    request, f"{tournament.name}: {exc.message}", messages.ERROR
+                )
+            else:
+                self.message_user(
+                    request, f"{tournament.name}: {message}", messages.SUCCESS
+                )
+
+    @admin.action(description="Open registration", permissions=["change"])
+    def open_registration(
+        self, request: HttpRequest, queryset: QuerySet[Tournament]
+    ) -> None:
+        def call(t: Tournament) -> str:
+            services.registration_open(tournament_id=t.pk)
+            return "registration is open."
+
+        self._run(request, queryset, call)
+
+    @admin.action(
+        description="Seat next round (shows the seating first)", permissions=["change"]
+    )
+    def seat_next_round(
+        self, request: HttpRequest, queryset: QuerySet[Tournament]
+    ) -> TemplateResponse | None:
+        if queryset.count() != 1:
+            self.message_user(
+                request,
+                "Seat one tournament at a time: select exactly one.",
+                messages.ERROR,
+            )
+            return None
+        tournament = queryset.get()
+        if request.POST.get("confirm") == "yes":
+            try:
+                rnd = services.round_seat(
+                    tournament_id=tournament.pk,
+                    fingerprint=request.POST.get("fingerprint", ""),
+                )
+            except TableError as exc:
+                self.message_user(
+                    request, f"{tournament.name}: {exc.message}", messages.ERROR
+                )
+                return None
+            tables = rnd.tables.count()
+            byes = rnd.byes.count()
+            self.message_user(
+                request,
+                f"{tournament.name}: round {rnd.number} is seated at {tables} table"
+                f"{'s' if tables != 1 else ''}"
+                + (f", {byes} bye{'s' if byes != 1 else ''}" if byes else "")
+                + ". Start the round to open its tables.",
+                messages.SUCCESS,
+            )
+            return None
+        try:
+            proposal = services.round_plan(tournament=tournament)
+        except TableError as exc:
+            self.message_user(
+                request, f"{tournament.name}: {exc.message}", messages.ERROR
+            )
+            return None
+        layout = layout_get(tournament=tournament)
+        names = {pk: str(e.player) for pk, e in proposal.entries.items()}
+        seated = [
+            {
+                "number": index,
+                "seats": [
+                    {
+                        "seat": seat,
+                        "name": names[entry]
+                        if entry is not None
+                        else f"bot ({tournament.get_bot_level_display().lower()})",
+                        "lead": seat == layout.lead,
+                    }
+                    for seat, entry in enumerate(seats)
+                ],
+            }
+            for index, seats in enumerate(proposal.plan.tables, start=1)
+        ]
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Seat round {proposal.number} of {tournament.name}",
+            "tournament": tournament,
+            "proposal": proposal,
+            "tables": seated,
+            "byes": [names[e] for e in proposal.plan.byes],
+            "opts": self.model._meta,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(
+            request, "admin/tournaments/seat_round_confirm.html", context
+        )
+
+    @admin.action(
+        description="Start round (opens and deals its tables)", permissions=["change"]
+    )
+    def start_round(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        def call(t: Tournament) -> str:
+            rnd = services.round_start(tournament_id=t.pk, user=request.user)  # type: ignore[arg-type]
+            return f"round {rnd.number} has started at {rnd.tables.count()} tables."
+
+        self._run(request, queryset, call)
+
+    @admin.action(
+        description="Finish round (all its tables must have ended)",
+        permissions=["change"],
+    )
+    def finish_round(
+        self, request: HttpRequest, queryset: QuerySet[Tournament]
+    ) -> None:
+        def call(t: Tournament) -> str:
+            rnd = services.round_finish(tournament_id=t.pk)
+            t.refresh_from_db()
+            if t.status == TournamentStatus.FINISHED:
+                return f"round {rnd.number} is finished, and so is the tournament."
+            return f"round {rnd.number} is finished."
+
+        self._run(request, queryset, call)
+
+    @admin.action(description="Recompute standings", permissions=["change"])
+    def recompute_standings(
+        self, request: HttpRequest, queryset: QuerySet[Tournament]
+    ) -> None:
+        def call(t: Tournament) -> str:
+            counted = services.standings_recompute(tournament_id=t.pk)
+            return f"standings recomputed from {counted} finished table{'s' if counted != 1 else ''}."
+
+        self._run(request, queryset, call)
+
+    @admin.action(description="Export standings (CSV)", permissions=["view"])
+    def export_standings(
+        self, request: HttpRequest, queryset: QuerySet[Tournament]
+    ) -> HttpResponse:
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="standings.csv"'
+        writer = csv.writer(response)
+        writer.writerow(STANDINGS_CSV_HEADER)
+        for tournament in queryset.order_by("pk"):
+            entries = {e.pk: e for e in tournament.entries.select_related("player")}
+            for row in standings_rows(tournament=tournament):
+                entry = entries[row.entry]
+                writer.writerow(
+                    [
+                        tournament.pk,
+                        tournament.name,
+                        row.rank,
+                        entry.number or "",
+                        entry.player.username,
+                        entry.team,
+                        row.points,
+                        row.buchholz,
+                        row.game_score,
+                        row.played,
+                        row.wins,
+                        row.byes,
+                        "yes" if entry.withdrawn else "no",
+                    ]
+                )
+        return response
+
+
+STANDINGS_CSV_HEADER = [
+    "tournament",
+    "name",
+    "rank",
+    "number",
+    "player",
+    "team",
+    "points",
+    "buchholz",
+    "game_score",
+    "played",
+    "wins",
+    "byes",
+    "withdrawn",
+]
+
+
+def _seats_html(table: Any, lead: int) -> str:
+    """Seats in order, the lead marked; places once the match has ended."""
+    match = table.table
+    places: list[int] = []
+    if match is not None and match.status == TableStatus.FINISHED and match.outcome:
+        places = match.outcome["places"]
+    return format_html_join(
+        ", ",
+        "{}{}: {}{}",
+        (
+            (
+                "▶ " if s.seat == lead else "",
+                s.seat,
+                s.entry.player if s.entry else f"bot ({s.bot_level})",
+                f" (place {places[s.seat]})" if places else "",
+            )
+            for s in table.seats.all()
+        ),
+    )
+
+
+def _table_link(table: Any) -> str:
+    if table.table_id is None:
+        return "—"
+    return format_html(
+        '<a href="/tables/{}/replay/">table {}</a>', table.table_id, table.table_id
+    )

@@ -1,0 +1,294 @@
+"""Tournaments, their entries, rounds, the tables of a round and standings.
+
+A ``Tournament`` goes draft → registration → running → finished. Each
+``Round`` is seated (``RoundTable`` and ``RoundSeat`` say who sits where, and
+``Bye`` who sits out), then started (each round table gets its ``games.Table``,
+created and started through the games services), then finished once every
+table's match has ended. ``Standing`` rows are a cache of what the finished
+tables' outcomes give (``tournaments.standings``); nobody edits them.
+Game rules live in ``rules``, never here.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+
+from accounts.models import BotLevel
+from games.models import GAME_CHOICES, Table
+
+
+class TournamentStatus(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    REGISTRATION = "registration", "Registration open"
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+
+
+class TournamentFormat(models.TextChoices):
+    SWISS = "swiss", "Swiss"
+    ROUND_ROBIN = "round_robin", "Round robin (2-player tables)"
+
+
+class FillPolicy(models.TextChoices):
+    BOTS = "bots", "Make the last table up with bots"
+    BYES = "byes", "Give byes to the players left over"
+
+
+class Tournament(models.Model):
+    """One event: a game with fixed options, a format and its rounds.
+
+    ``options`` are stored complete (the game's defaults filled in) once the
+    rules have validated them. ``rounds`` is the number of Swiss rounds; for
+    a round robin it is set when the first round is seated. ``time_control``
+    (seconds per move) is passed to each table when table creation accepts it.
+    """
+
+    name = models.CharField(max_length=200)
+    game = models.CharField(max_length=32, choices=GAME_CHOICES)
+    options = models.JSONField(
+        default=dict, blank=True, help_text="The game's options; defaults filled in."
+    )
+    table_size = models.PositiveSmallIntegerField(help_text="Players per table.")
+    format = models.CharField(
+        max_length=16, choices=TournamentFormat.choices, default=TournamentFormat.SWISS
+    )
+    rounds = models.PositiveSmallIntegerField(
+        default=3, help_text="Swiss rounds; a round robin sets its own count."
+    )
+    time_control = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Seconds per move; empty for no clock."
+    )
+    rated = models.BooleanField(default=False, help_text="Tables count for ratings.")
+    bot_level = models.CharField(
+        max_length=16,
+        choices=BotLevel.choices,
+        default=BotLevel.BASIC,
+        help_text="Level of the bots that make up an incomplete table.",
+    )
+    fill_policy = models.CharField(
+        max_length=8, choices=FillPolicy.choices, default=FillPolicy.BOTS
+    )
+    team_event = models.BooleanField(
+        default=False,
+        help_text="Alkort at 4: entries play in fixed pairs (same team name).",
+    )
+    status = models.CharField(
+        max_length=16,
+        choices=TournamentStatus.choices,
+        default=TournamentStatus.DRAFT,
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    standings_counted = models.PositiveIntegerField(
+        default=0,
+        editable=False,
+        help_text="Finished tables the cached standings include.",
+    )
+    standings_updated_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["status", "game"], name="tournaments_status_game"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(table_size__gte=2),
+                name="tournaments_table_size_at_least_2",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(rounds__gte=1),
+                name="tournaments_rounds_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        """Validate the set-up against the game's rules (admin forms call it)."""
+        from tournaments.services.setup import tournament_validate
+
+        tournament_validate(tournament=self)
+
+
+class Entry(models.Model):
+    """A player's registration; ``withdrawn`` entries are seated no more.
+
+    ``seed_rating`` is the player's rating in the game when they registered
+    (from the statistics app; None when there is none). ``number`` is the
+    starting number, given by seed when the first round is seated. ``team``
+    names the pair in a team event.
+    """
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="entries"
+    )
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="entries"
+    )
+    team = models.CharField(max_length=64, blank=True, default="")
+    seed_rating = models.FloatField(null=True, blank=True)
+    number = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    withdrawn = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "number", "created_at", "id"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"], name="tournaments_entry_one_per_player"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.tournament}"
+
+
+class RoundStatus(models.TextChoices):
+    SEATED = "seated", "Seated"
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+
+
+class Round(models.Model):
+    """One round: seated → running (tables in play) → finished."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="round_set"
+    )
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(
+        max_length=16, choices=RoundStatus.choices, default=RoundStatus.SEATED
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "number"], name="tournaments_round_unique_number"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} round {self.number}"
+
+
+class RoundTable(models.Model):
+    """A table of a round; ``table`` is its match once the round has started."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    table = models.OneToOneField(
+        Table,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tournament_table",
+    )
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "number"], name="tournaments_roundtable_unique_number"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} table {self.number}"
+
+
+class RoundSeat(models.Model):
+    """Who sits at ``seat``: an entry, or a bot at ``bot_level``."""
+
+    round_table = models.ForeignKey(
+        RoundTable, on_delete=models.CASCADE, related_name="seats"
+    )
+    seat = models.PositiveSmallIntegerField()
+    entry = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, null=True, blank=True, related_name="seats"
+    )
+    bot_level = models.CharField(  # noqa: DJ001 - NULL for a person, as in games.Seat
+        max_length=16, choices=BotLevel.choices, null=True, blank=True
+    )
+
+    class Meta:
+        ordering = ["round_table", "seat"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round_table", "seat"], name="tournaments_roundseat_unique"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(entry__isnull=True, bot_level__isnull=False)
+                | models.Q(entry__isnull=False, bot_level__isnull=True),
+                name="tournaments_roundseat_entry_or_bot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round_table} seat {self.seat}"
+
+
+class Bye(models.Model):
+    """An entry that sits out a round (it scores the bye's points)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes")
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="byes")
+
+    class Meta:
+        ordering = ["round", "entry"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "entry"], name="tournaments_bye_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round}: bye for {self.entry}"
+
+
+class Standing(models.Model):
+    """One row of the cached standings (``tournaments.standings`` computes it)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="standings"
+    )
+    entry = models.OneToOneField(
+        Entry, on_delete=models.CASCADE, related_name="standing"
+    )
+    rank = models.PositiveSmallIntegerField()
+    points = models.DecimalField(max_digits=7, decimal_places=1, default=Decimal(0))
+    buchholz = models.DecimalField(max_digits=8, decimal_places=1, default=Decimal(0))
+    game_score = models.DecimalField(
+        max_digits=10, decimal_places=2, default=Decimal(0)
+    )
+    played = models.PositiveSmallIntegerField(default=0)
+    wins = models.PositiveSmallIntegerField(default=0)
+    byes = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["tournament", "rank", "entry"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "entry"], name="tournaments_standing_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} #{self.rank}: {self.entry.player}"

@@ -1,0 +1,104 @@
+"""Opening registration, registering and withdrawing.
+
+Each service locks the tournament row (``tournament_lock``) for its whole
+transaction, so a registration never races the first round's seating.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from accounts.models import User
+from games.errors import BadRequest, Conflict, Forbidden, NotFound
+from tournaments import ratings
+from tournaments.models import Entry, Tournament, TournamentStatus
+
+
+def tournament_lock(tournament_id: int, *, public: bool = False) -> Tournament:
+    """The tournament row, locked until the transaction ends (drafts hidden if public)."""
+    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if tournament is None or (public and tournament.status == TournamentStatus.DRAFT):
+        raise NotFound("not_found", f"Tournament {tournament_id} does not exist.")
+    return tournament
+
+
+@transaction.atomic
+def registration_open(*, tournament_id: int) -> Tournament:
+    """Publish a draft and let players register. Lock: the tournament row."""
+    tournament = tournament_lock(tournament_id)
+    if tournament.status != TournamentStatus.DRAFT:
+        raise Conflict(
+            "not_draft",
+            f"Registration for {tournament.name!r} cannot be opened: it is "
+            f"{tournament.get_status_display().lower()}, not a draft.",
+        )
+    tournament.status = TournamentStatus.REGISTRATION
+    tournament.save(update_fields=["status"])
+    return tournament
+
+
+def require_registration(tournament: Tournament) -> None:
+    if tournament.status != TournamentStatus.REGISTRATION:
+        raise Conflict(
+            "registration_closed",
+            f"Registration for {tournament.name!r} is closed: the tournament is "
+            f"{tournament.get_status_display().lower()}.",
+        )
+
+
+@transaction.atomic
+def entry_register(*, tournament_id: int, user: User, team: str = "") -> Entry:
+    """Register ``user`` (in a team event, in team ``team``). Lock: the tournament row.
+
+    A player who withdrew may register again while registration is open. The
+    seed rating is read now (``tournaments.ratings``).
+    """
+    tournament = tournament_lock(tournament_id, public=True)
+    if user.is_bot:
+        raise Forbidden("bot_account", "Bot accounts cannot enter tournaments.")
+    require_registration(tournament)
+    team = team.strip()
+    if tournament.team_event:
+        if not team:
+            raise BadRequest(
+                "team_required", "This is a team event: name your team to register."
+            )
+        mates = tournament.entries.filter(team=team, withdrawn=False).exclude(
+            player=user
+        )
+        if mates.count() >= 2:
+            raise Conflict("team_full", f"Team {team!r} already has two players.")
+    elif team:
+        raise BadRequest(
+            "team_not_allowed", "Teams are only for team events; register alone."
+        )
+    entry = tournament.entries.filter(player=user).first()
+    if entry is not None and not entry.withdrawn:
+        raise Conflict(
+            "already_registered", f"You are already registered for {tournament.name!r}."
+        )
+    rating = ratings.rating_get(user=user, game=tournament.game)
+    if entry is None:
+        return Entry.objects.create(
+            tournament=tournament, player=user, team=team, seed_rating=rating
+        )
+    entry.withdrawn = False
+    entry.team = team
+    entry.seed_rating = rating
+    entry.save(update_fields=["withdrawn", "team", "seed_rating"])
+    return entry
+
+
+@transaction.atomic
+def entry_withdraw(*, tournament_id: int, user: User) -> Entry:
+    """Withdraw ``user``'s entry during registration. Lock: the tournament row."""
+    tournament = tournament_lock(tournament_id, public=True)
+    require_registration(tournament)
+    entry = tournament.entries.filter(player=user, withdrawn=False).first()
+    if entry is None:
+        raise Conflict(
+            "not_registered", f"You are not registered for {tournament.name!r}."
+        )
+    entry.withdrawn = True
+    entry.save(update_fields=["withdrawn"])
+    return entry
