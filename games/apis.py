@@ -12,7 +12,6 @@ from typing import Any
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -20,6 +19,7 @@ from rest_framework.views import APIView
 
 import rules
 from accounts.models import BotLevel
+from config.pagination import Pagination, page_serializer
 from config.schema import documented
 from games import selectors, services
 from games.models import TableStatus
@@ -130,12 +130,6 @@ class GameListApi(APIView):
 # --- tables ----------------------------------------------------------------
 
 
-class TablePagination(PageNumberPagination):
-    page_size = 20
-    page_size_query_param = "page_size"
-    max_page_size = 100
-
-
 class TableListApi(TableApi):
     """List tables (filters: game, status, mine) or open a new one."""
 
@@ -146,14 +140,14 @@ class TableListApi(TableApi):
         game = serializers.ChoiceField(choices=list(rules.GAMES), required=False)
         status = serializers.ChoiceField(choices=TableStatus.choices, required=False)
         mine = serializers.BooleanField(required=False, default=False)
-        # Read by TablePagination; checked here so a bad one is a 400.
+        # Read by Pagination; checked here so a bad one is a 400.
         page = serializers.IntegerField(
             required=False, min_value=1, help_text="1-based page number."
         )
         page_size = serializers.IntegerField(
             required=False,
             min_value=1,
-            max_value=TablePagination.max_page_size,
+            max_value=Pagination.max_page_size,
             help_text="Tables per page (default 20).",
         )
 
@@ -179,14 +173,9 @@ class TableListApi(TableApi):
             help_text="True: the creator only watches instead of taking seat 0.",
         )
 
-    class PageOutputSerializer(serializers.Serializer):
-        class Meta:
-            ref_name = "TablePage"
-
-        count = serializers.IntegerField()
-        next = serializers.URLField(allow_null=True)
-        previous = serializers.URLField(allow_null=True)
-        results = TableSummaryOutputSerializer(many=True)
+    PageOutputSerializer = page_serializer(
+        TableSummaryOutputSerializer, name="TablePage"
+    )
 
     @extend_schema(
         parameters=[FilterSerializer],
@@ -202,7 +191,7 @@ class TableListApi(TableApi):
             if name not in ("page", "page_size")
         }
         tables = selectors.table_list(user=_user(request), **criteria)
-        paginator = TablePagination()
+        paginator = Pagination()
         page = paginator.paginate_queryset(tables, request, view=self)
         data = [selectors.table_summary(table=table) for table in page or []]
         return paginator.get_paginated_response(

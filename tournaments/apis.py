@@ -12,12 +12,12 @@ from typing import Any
 from django.db.models import Count, Q
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 import rules
+from config.pagination import Pagination, page_serializer
 from games.apis import TableApi
 from tournaments import selectors, services
 from tournaments.models import TournamentFormat, TournamentStatus
@@ -106,12 +106,6 @@ class TournamentOutputSerializer(TournamentSummaryOutputSerializer):
     standings = StandingOutputSerializer(many=True)
 
 
-class TournamentPagination(PageNumberPagination):
-    page_size = 20
-    page_size_query_param = "page_size"
-    max_page_size = 100
-
-
 def _detail(tournament_id: int) -> dict[str, Any]:
     tournament = selectors.tournament_get(tournament_id=tournament_id)
     detail = selectors.tournament_detail(tournament=tournament)
@@ -127,21 +121,21 @@ class TournamentListApi(TableApi):
         class Meta:
             ref_name = "TournamentListFilter"
 
-        status = serializers.CharField(
-            required=False, help_text="registration, running or finished."
+        status = serializers.ChoiceField(
+            choices=PUBLIC_STATUSES,
+            required=False,
+            help_text="registration, running or finished.",
         )
         game = serializers.ChoiceField(choices=list(rules.GAMES), required=False)
 
-        def validate_status(self, value: str) -> str:
-            if value not in PUBLIC_STATUSES:
-                raise serializers.ValidationError(
-                    f'"{value}" is not a valid choice.', code="invalid_choice"
-                )
-            return value
-
     @extend_schema(
         parameters=[FilterSerializer],
-        responses={200: TournamentSummaryOutputSerializer(many=True)},
+        responses={
+            200: page_serializer(
+                TournamentSummaryOutputSerializer, name="TournamentPage"
+            )
+        },
+        operation_id="api_tournaments_list",
     )
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
@@ -153,7 +147,7 @@ class TournamentListApi(TableApi):
             )
             .order_by("-created_at", "-id")
         )
-        paginator = TournamentPagination()
+        paginator = Pagination()
         page = paginator.paginate_queryset(tournaments, request, view=self)
         data = [selectors.tournament_summary(tournament=t) for t in page or []]
         return paginator.get_paginated_response(
