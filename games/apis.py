@@ -12,7 +12,6 @@ from typing import Any
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -20,6 +19,7 @@ from rest_framework.views import APIView
 
 import rules
 from accounts.models import BotLevel
+from config.pagination import CheckedPageNumberPagination
 from config.schema import documented
 from games import selectors, services
 from games.models import TableStatus
@@ -130,7 +130,7 @@ class GameListApi(APIView):
 # --- tables ----------------------------------------------------------------
 
 
-class TablePagination(PageNumberPagination):
+class TablePagination(CheckedPageNumberPagination):
     page_size = 20
     page_size_query_param = "page_size"
     max_page_size = 100
