@@ -1,17 +1,40 @@
 """One page shape for every paginated list of the API, and its schema.
 
-Lists answer ``{"count", "next", "previous", "results"}``; ``page_serializer``
-names that shape in the OpenAPI schema for a given item serializer, so the
-schema says what the API really sends (``tests/config/test_schema.py``).
+Lists answer ``{"count", "next", "previous", "results"}``, 20 items a page by
+default and ``page_size`` up to 100. DRF's ``PageNumberPagination`` silently
+uses the default size for ``?page_size=abc``, so the OpenAPI schema (an
+integer) and the server would disagree: ``Pagination`` answers 400 for a value
+that is not a whole number and otherwise behaves as DRF's (no or a
+non-positive size: the default; over ``max_page_size``: the maximum); a page
+past the last one stays a 404. ``page_serializer`` names the page shape in the
+schema for a given item serializer, so the schema says what the API really
+sends (``tests/config/test_schema.py``). Every paginated list uses both.
 """
 
 from typing import Any
 
 from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 
 
-class Pagination(PageNumberPagination):
+class CheckedPageNumberPagination(PageNumberPagination):
+    """``PageNumberPagination`` with a 400 for a page size that is no integer."""
+
+    def get_page_size(self, request: Any) -> int | None:
+        name = self.page_size_query_param
+        raw = request.query_params.get(name) if name else None
+        if raw is not None and raw != "":
+            try:
+                int(raw)
+            except ValueError as exc:
+                raise ValidationError(
+                    {name: ["A valid integer is required."]}, code="invalid"
+                ) from exc
+        return super().get_page_size(request)
+
+
+class Pagination(CheckedPageNumberPagination):
     """20 items a page by default; ``page_size`` up to 100."""
 
     page_size = 20

@@ -4,11 +4,14 @@ import logging
 from typing import Any
 
 import pytest
-from django.test import Client
+from django.test import Client, RequestFactory
 from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
 from rest_framework.test import APIClient
 
 from accounts.models import User
+from config.pagination import CheckedPageNumberPagination
 
 pytestmark = pytest.mark.urls("tests.config.urls")
 
@@ -274,3 +277,20 @@ def test_application_errors_map_in_the_global_handler(
 
     assert response.status_code == status
     assert response.json() == {"code": code, "message": message}
+
+
+def test_a_page_size_that_is_no_number_is_a_400() -> None:
+    class Pages(CheckedPageNumberPagination):
+        page_size = 20
+        page_size_query_param = "page_size"
+        max_page_size = 100
+
+    def size(query: str) -> int | None:
+        return Pages().get_page_size(Request(RequestFactory().get(f"/x/?{query}")))
+
+    with pytest.raises(ValidationError) as refused:
+        size("page_size=abc")
+
+    assert refused.value.detail == {"page_size": ["A valid integer is required."]}
+    assert [size(""), size("page_size="), size("page_size=7")] == [20, 20, 7]
+    assert [size("page_size=0"), size("page_size=1000")] == [20, 100]
