@@ -1,6 +1,6 @@
 """Table life cycle: create, join, leave, add a bot, start.
 
-Every service here takes the table row lock (``common.table_lock``) for its
+Every service here takes the table row lock (``locking.table_lock``) for its
 whole transaction, so concurrent joins cannot fill one seat twice and a start
 sees the seats exactly as they are.
 """
@@ -17,16 +17,14 @@ from accounts.models import User
 from accounts.services import bot_account_get
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import Seat, Table, TableStatus
-from games.services.common import (
-    bots_to_act,
-    followups_schedule,
+from games.services.common import bots_to_act, followups_schedule
+from games.services.locking import (
     person_seat,
-    record,
     require_creator,
     require_lobby,
-    state_load,
     table_lock,
 )
+from games.services.recording import record, state_load
 from rules import bots, dealing
 
 #: The level of the bot that takes over the seat of a person who leaves a
