@@ -9,15 +9,17 @@ checks and ``person_seat`` answer a request that may not act with the 403 or
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
+import psycopg
 from django.db import connection
 
 from accounts.models import User
+from games import db
 from games.errors import Conflict, Forbidden, NotFound
 from games.models import Seat, Table, TableStatus
+from games.state_codec import json_value
 
 
 def table_lock(table_id: int) -> Table:
@@ -49,22 +51,33 @@ class DoneCommand:
 def table_lock_seats(
     table_id: int, *, command_id: str | None = None
 ) -> tuple[Table, list[Seat], dict[int, DoneCommand]]:
-    """Lock the table row, then read its seats (the hot path: two queries).
+    """Lock the table row and read it, its seats and a processed command.
 
-    Also returns, per seat index, the command with ``command_id`` that seat
-    already sent, if any (for idempotent retries). One plain query reads both
-    (it runs once per move, so it is written in SQL rather than composed by
-    the ORM each time).
+    The hot path of every move: also returns, per seat index, the command
+    with ``command_id`` that seat already sent, if any (for idempotent
+    retries). Lock: the table row (``SELECT ... FOR UPDATE``) until the
+    surrounding transaction ends.
 
-    The seats are read by a second statement on purpose: a statement that
-    waited for the row lock still sees every other row as it was when it
-    began (READ COMMITTED), so seats or commands joined into the locking
-    query could miss what the previous lock holder just committed.
+    On PostgreSQL both statements go in one round trip (a psycopg pipeline,
+    with the transaction's ``BEGIN``), as prepared statements. The seats and
+    commands are read by the second statement on purpose: under READ
+    COMMITTED a statement that waited for the row lock re-reads the locked
+    row itself but sees every other row as it was when the statement began,
+    so seats or commands joined into the locking query could miss what the
+    previous lock holder just committed. The server runs a pipeline's
+    statements one after the other, so the second one starts, and takes its
+    snapshot, only once the first holds the lock
+    (``tests/games/services/test_locking.py`` holds it to that). Elsewhere
+    (SQLite) the ORM locks and the same seats query follows.
     """
-    table = table_lock(table_id)
-    with connection.cursor() as cursor:
-        cursor.execute(_SEATS_SQL, [command_id, table_id])
-        rows = cursor.fetchall()
+    pg = db.pg_connection()
+    if pg is not None:
+        table, rows = _lock_read_postgresql(pg, table_id, command_id)
+    else:
+        table = table_lock(table_id)
+        with connection.cursor() as cursor:
+            cursor.execute(_SEATS_SQL, [command_id, table_id])
+            rows = cursor.fetchall()
     seats = []
     done: dict[int, DoneCommand] = {}
     for pk, index, user_id, bot_level, action, response in rows:
@@ -72,13 +85,40 @@ def table_lock_seats(
         seat.bot_level = bot_level
         seats.append(seat)
         if response is not None:
-            done[index] = DoneCommand(_json(action), _json(response))
+            done[index] = DoneCommand(json_value(action), json_value(response))
     return table, seats, done
 
 
-def _json(value: Any) -> Any:
-    """A JSON column read by a raw query: text on some backends, parsed on others."""
-    return json.loads(value) if isinstance(value, str) else value
+_TABLE_FIELDS = list(Table._meta.concrete_fields)
+_TABLE_ATTNAMES = [f.attname for f in _TABLE_FIELDS]
+_TABLE_JSON = frozenset(
+    i for i, f in enumerate(_TABLE_FIELDS) if f.get_internal_type() == "JSONField"
+)
+_LOCK_SQL = "SELECT {} FROM games_table WHERE id = %s FOR UPDATE".format(
+    ", ".join(f'"{f.column}"' for f in _TABLE_FIELDS)
+)
+
+
+def _lock_read_postgresql(
+    pg: Any, table_id: int, command_id: str | None
+) -> tuple[Table, list[tuple[Any, ...]]]:
+    """Lock and read the table row, then its seats: one pipelined round trip."""
+    prepare = db.prepare()
+    with connection.wrap_database_errors, pg.pipeline():
+        locked = psycopg.Cursor(pg)
+        locked.execute(_LOCK_SQL, (table_id,), prepare=prepare)
+        seats = psycopg.Cursor(pg)
+        seats.execute(_SEATS_SQL, (command_id, table_id), prepare=prepare)
+    row = locked.fetchone()
+    rows = seats.fetchall()
+    if row is None:
+        raise NotFound("not_found", f"Table {table_id} does not exist.")
+    # Django reads JSON columns as text and parses them itself; so do we.
+    values = [
+        json_value(v) if i in _TABLE_JSON and v is not None else v
+        for i, v in enumerate(row)
+    ]
+    return Table.from_db(connection.alias, _TABLE_ATTNAMES, values), rows
 
 
 def person_seat(seats: list[Seat], user: User, table: Table) -> Seat:

@@ -17,6 +17,7 @@ import rules
 from games import event_store
 from games.models import Table, TableStatus
 from games.state_cache import state_get, state_put
+from games.state_codec import state_dump
 
 
 def state_load(game: rules.Game[Any], table: Table) -> Any:
@@ -51,7 +52,7 @@ def record(
     On the hot path (no ``also_save``) everything is written by one statement
     (``event_store.append_with_projection``).
     """
-    table.state = game.dump_state(state)
+    table.state = state_dump(state)  # = game.dump_state(state), faster
     outcome = game.outcome(state)
     if outcome is not None:
         table.status = TableStatus.FINISHED
