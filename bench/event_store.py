@@ -440,7 +440,7 @@ def in_processes(jobs: list[Callable[[], int]]) -> float:
         proc.start()
     barrier.wait()
     started = time.perf_counter()
-    results = [done.get(timeout=600) for _ in procs]
+    results = [done.get(timeout=300) for _ in procs]
     elapsed = time.perf_counter() - started
     for proc in procs:
         proc.join()
@@ -484,30 +484,16 @@ def http_job(port: int, match: Match, count: int) -> Callable[[], int]:
     return job
 
 
+#: How the bench starts each server: uvicorn exactly as ``make up`` and the
+#: containers do (``scripts/web.sh``), daphne as ``make run`` does.
 SERVERS = {
-    "uvicorn": [
-        "uvicorn",
-        "config.asgi:application",
-        "--host",
+    "uvicorn": ["scripts/web.sh"],
+    "daphne": [
+        "{bin}/daphne",
+        "--bind",
         "127.0.0.1",
         "--port",
         "{port}",
-        "--loop",
-        "uvloop",
-        "--http",
-        "httptools",
-        "--no-access-log",
-        "--log-level",
-        "warning",
-    ],
-    "daphne": [
-        "daphne",
-        "-b",
-        "127.0.0.1",
-        "-p",
-        "{port}",
-        "-v",
-        "0",
         "config.asgi:application",
     ],
 }
@@ -519,16 +505,27 @@ class Server:
     def __init__(self, kind: str, url: str) -> None:
         self.port = free_port()
         bin_dir = Path(sys.executable).parent
-        argv = [a.format(port=self.port) for a in SERVERS[kind]]
-        argv[0] = str(bin_dir / argv[0])
+        argv = [a.format(port=self.port, bin=bin_dir) for a in SERVERS[kind]]
         env = {
             **os.environ,
             "DATABASE_URL": url,
             "DJANGO_SETTINGS_MODULE": "config.settings.local",
             "DEBUG": "false",
             "CARDROOM_ENV_FILE": os.devnull,
+            "DB_POOL": "true",
+            # The throttle runs but does not refuse the bench's clients.
+            "THROTTLE_USER_RATE": "1000000/minute",
+            "BIN": str(bin_dir),
+            "PORT": str(self.port),
+            "LOG_LEVEL": "WARNING",  # both log every request at INFO
         }
-        self.proc = subprocess.Popen(argv, cwd=ROOT, env=env)
+        self.proc = subprocess.Popen(
+            argv,
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -597,6 +594,10 @@ def run(
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
     os.environ.setdefault("CARDROOM_ENV_FILE", os.devnull)
     os.environ.setdefault("DEBUG", "false")  # no query log growing in memory
+    # This process and its forked clients each hold one connection for the
+    # whole run (no request ends to return it): no pool, whose threads a
+    # forked child would not have. The servers below keep the default pool.
+    os.environ["DB_POOL"] = "false"
     import django
 
     django.setup()
