@@ -1,4 +1,4 @@
-"""The append-only event log of every table (ARCHITECTURE.md §4).
+"""The append-only event log of every table (docs/architecture.md §4).
 
 ``append`` adds a match's new events after an expected ``seq`` (no gaps, no
 overwrites), ``load`` reads them back in order as ``rules.Event`` values. The
