@@ -7,7 +7,8 @@ commands must be read by a statement that starts after the lock is held.
 Each test holds the table row in one thread, changes something under it,
 makes a move wait for the lock in a second thread, then commits, and checks
 that the waiting move judged the committed change (real threads, real
-connections, real PostgreSQL; ``transaction=True``).
+connections, real PostgreSQL; ``transaction=True``). The last tests check the
+statements are prepared (and not, with prepared statements off).
 """
 
 import threading
@@ -172,3 +173,42 @@ def test_an_unknown_table_is_not_found() -> None:
         "not_found",
         "Table 987654 does not exist.",
     )
+
+
+def _prepared() -> list[str]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT statement FROM pg_prepared_statements ORDER BY statement"
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+def test_a_move_runs_its_statements_prepared(table: Table) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's")
+    bo = seat_users(table)[1]
+    connection.ensure_connection()
+    assert connection.connection.prepare_threshold == 5  # the settings' default
+
+    action_submit(table_id=table.pk, user=bo, action=_action(table), command_id="p")
+
+    prepared = _prepared()
+    assert sum("FROM games_table WHERE id = $1 FOR UPDATE" in s for s in prepared) == 1
+    assert sum("FROM games_seat s" in s for s in prepared) == 1
+    assert sum("INSERT INTO games_gameevent" in s for s in prepared) == 1
+
+
+def test_without_prepared_statements_a_move_prepares_nothing(table: Table) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's")
+    bo = seat_users(table)[1]
+    connection.close()  # a fresh connection: nothing prepared on it yet
+    connection.ensure_connection()
+    connection.connection.prepare_threshold = None  # DB_PREPARED_STATEMENTS=false
+    try:
+        result = action_submit(table_id=table.pk, user=bo, action=_action(table))
+
+        assert result["seq"] == Table.objects.get(pk=table.pk).seq
+        assert _prepared() == []
+    finally:
+        connection.close()  # the next test connects with the settings' threshold
