@@ -11,6 +11,7 @@ allow, as prepared statements. Everything else keeps the ORM.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from django.db import connection
@@ -39,3 +40,26 @@ def prepare() -> bool | None:
     """
     pg = connection.connection
     return None if pg is None or pg.prepare_threshold is None else True
+
+
+#: Pools a forked child inherited, kept referenced so that they are never
+#: garbage-collected there (closing their connections would end the parent's).
+_inherited_pools: list[Any] = []
+
+
+def _forget_pools_after_fork() -> None:
+    """In a forked child, drop the parent's connection pools.
+
+    A psycopg pool's worker threads do not survive ``fork``: a child borrowing
+    from the inherited pool would wait for connections no thread ever opens.
+    Forking servers (Celery's prefork pool, the bench's clients) therefore get
+    a fresh pool of their own, opened on first use.
+    """
+    from django.db.backends.postgresql.base import DatabaseWrapper
+
+    pools: dict[str, Any] = DatabaseWrapper._connection_pools  # type: ignore[attr-defined]
+    _inherited_pools.extend(pools.values())
+    pools.clear()
+
+
+os.register_at_fork(after_in_child=_forget_pools_after_fork)
