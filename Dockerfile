@@ -1,4 +1,4 @@
-# One image for every process of the full stack: web (daphne), worker, beat.
+# One image for every process of the full stack: web (uvicorn), worker, beat.
 # docker-compose.yml picks the command; production settings are the default.
 FROM python:3.11-slim-bookworm
 
@@ -27,4 +27,5 @@ RUN pip install --no-deps -e . \
 
 USER cardroom
 EXPOSE 8000
-CMD ["daphne", "--bind", "0.0.0.0", "--port", "8000", "config.asgi:application"]
+ENV BIN="" HOST=0.0.0.0 PORT=8000
+CMD ["scripts/web.sh"]

@@ -47,7 +47,7 @@ venv: $(INSTALLED) ## Create .venv and install the project (only when pyproject.
 run: venv ## Serve on http://127.0.0.1:8000/ (HOST=, PORT=; other hosts need DEBUG=false)
 	$(LOCAL) BIN=$(BIN) HOST=$(HOST) PORT=$(PORT) scripts/run.sh
 
-up: venv services ## Full stack: local PostgreSQL + Redis, daphne, Celery worker and beat
+up: venv services ## Full stack: local PostgreSQL + Redis, uvicorn, Celery worker and beat
 	@$(FULL_STACK) BIN=$(BIN) HOST=$(HOST) scripts/run.sh --check-only
 	$(FULL_STACK) $(MANAGE) migrate --noinput
 	$(FULL_STACK) $(MANAGE) ensure_demo_accounts

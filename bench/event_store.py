@@ -1,51 +1,70 @@
-"""Event store speed: moves through ``action_submit`` next to raw INSERT commits.
+"""Event store speed: a move through ``action_submit`` next to what bounds it.
 
-Usage: ``python bench/event_store.py [--game alager] [--players 2] [--json]``
-(``make bench`` runs it with no arguments).
+Usage: ``python bench/event_store.py [--game alager] [--players 2] [--json]
+[--quick] [--skip-http] [--skip-eventsourcing]`` (``make bench`` runs it with
+no arguments). Every figure comes from the same run, on a throwaway
+PostgreSQL database, and is reported next to its baseline, because the
+machine is shared and noisy: ratios measured together mean more than rates.
 
-What it measures, on PostgreSQL, with one client:
+One client (interleaved block by block, so all see the same machine):
 
-1. **Raw baseline**: single-row ``INSERT`` commits (autocommit, psycopg) into
-   a table of the same shape as ``games_gameevent`` (same columns, indexes,
-   unique key and foreign keys; no trigger), with payloads taken from a real
-   match.
-2. **Service**: a match played through ``games.services.action_submit`` (row
-   lock, cached state, rules decide/evolve, append, cache update, stored
-   command for idempotency, on-commit notification) up to seq 2,000. The
-   moves are recorded beforehand from the same seeded match in memory, so
-   choosing is not timed. Each call goes through ``sync_to_async`` from an
-   event loop, as daphne runs a view. Raw and service runs alternate in
-   blocks, so both see the same (shared, noisy) machine; means and medians
-   are both reported.
-3. **Growth**: median time per move of that match past seq 2,000 against a
-   fresh match past seq 20, the two moved alternately.
+- **raw**: single-row ``INSERT`` commits (autocommit, psycopg) into a copy of
+  ``games_gameevent`` (same columns, indexes, unique key, foreign keys; no
+  trigger) with payloads from a real match: what one durable write costs.
+- **floor**: the move's transaction in bare SQL (psycopg, prepared): one
+  pipeline locking the table row and reading its seats with the transaction's
+  BEGIN, one statement appending the event and rewriting the cached state,
+  COMMIT, on copies of the tables. No Python, Django or rules: the ceiling
+  for this design.
+- **service**: ``games.services.action_submit`` called directly (as a Celery
+  worker or a management command calls it): lock, cached state, the rules'
+  decide/evolve/view, append, cache rewrite, stored command, on-commit
+  notification through the configured channel layer.
+- **eventsourcing**: the same move stream through the ``eventsourcing``
+  library (``pip install -e '.[bench]'``) on PostgreSQL, one aggregate per
+  table, a snapshot every 20 events: each move loads the aggregate (snapshot
+  + newer events), decides with the same rules, appends, commits.
+- **notification**: ``games.realtime.table_changed`` alone, as the on-commit
+  hook calls it (part of the service figure; shown on its own).
 
-Goals (issue 7): service rate >= 0.35 x raw rate; time at seq 2,000 <= 1.2 x
-time at seq 20. The ratio depends mostly on what a commit costs: a raw insert
-is one round trip plus the WAL flush, a move is about four round trips, the
-flush and a few milliseconds of Python, so the ratio is high where fsync is
-slow and low where it is nearly free. The default game's options keep its
-state the same size all match long (Alager keeps only the current deal), so
-any growth measured is the store's; ``--game alkort`` shows a rules state
-that does grow (its history of deals).
+Eight clients on eight tables (processes, so the GIL is not measured): raw
+``INSERT`` commits over 8 connections next to ``action_submit`` over 8, and
+``action_submit`` over 8 with the on-commit notification left out (labelled
+as such: the share of a move that publishing costs today).
 
-It creates a throwaway database (``cardroom_bench_<pid>``) on the server named
-by ``BENCH_DATABASE_URL`` (default: ``DATABASE_URL``, else
+HTTP: ``POST /api/tables/{id}/actions/`` with 1 and 8 clients (processes with
+keep-alive connections and API tokens) on a server this script starts on a
+free port, under uvicorn (uvloop, httptools) and under daphne, next to the
+direct call of the same run.
+
+Growth: median time per move of the match past seq 2,000 against a fresh
+match past seq 20, the two moved alternately.
+
+Goals (issue 12): service >= 0.35 x raw at 1 and at 8 clients; service >= 2 x
+eventsourcing with snapshots; HTTP >= 0.5 x the direct call; time at seq
+2,000 <= 1.2 x time at seq 20.
+
+It creates ``cardroom_bench_<pid>`` on the server named by
+``BENCH_DATABASE_URL`` (default: ``DATABASE_URL``, else
 ``postgres://root@127.0.0.1:5432/postgres``) and drops it at the end. Without
-``REDIS_URL`` the channel layer is in memory (set it to include Redis
-notifications in the timing).
+``REDIS_URL`` the channel layer is in memory (set it to include Redis in the
+notification's cost).
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
+import http.client
 import json
+import multiprocessing
 import os
 import random
+import socket
 import statistics
+import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -63,7 +82,7 @@ OPTIONS = {
     "allegra": {"rounds": 20},
 }
 SEED = "bench-event-store-seed"
-LOOP = asyncio.new_event_loop()
+CLIENTS = 8
 
 
 def server_url() -> str:
@@ -141,14 +160,13 @@ class RawInserts:
 
 
 class SqlFloor:
-    """The move's transaction with no Python in it: the floor for any design.
+    """The move's transaction with no Python in it: the floor for this design.
 
-    Same statements as a move on the hot path, sent straight through psycopg
-    into copies of the tables: BEGIN, lock the table row, read its seats,
-    one statement appending the event and rewriting the cached state, COMMIT.
-    Django, the rules and JSON encoding are left out, so ``service / floor``
-    shows what the Python costs and ``floor / raw`` what the transaction's
-    shape costs on this machine.
+    The statements of a move on the hot path, straight through psycopg into
+    copies of the tables, prepared: one pipeline with BEGIN, the row lock and
+    the seats read; one statement appending the event and rewriting the cached
+    state; COMMIT. ``service / floor`` is what the Python costs, ``floor /
+    raw`` what the transaction's shape costs on this machine.
     """
 
     def __init__(self, url: str, state: Any, payload: dict[str, Any]) -> None:
@@ -172,72 +190,51 @@ class SqlFloor:
         self.table_id = row[0]
         self.state = json.dumps(state)
         self.payload = json.dumps(payload)
+        self.conn.autocommit = False
         self.seq = 0
         self.times: list[float] = []
 
     def run(self, count: int) -> None:
+        conn = self.conn
         for _ in range(count):
             self.seq += 1
             started = time.perf_counter()
-            with self.conn.transaction():
-                self.conn.execute(
-                    "SELECT id, seq FROM bench_floor_table WHERE id = %s FOR UPDATE",
+            with conn.pipeline():
+                lock = conn.execute(
+                    "SELECT * FROM bench_floor_table WHERE id = %s FOR UPDATE",
                     (self.table_id,),
-                ).fetchone()
-                self.conn.execute(
-                    'SELECT id, "index", user_id FROM bench_floor_seat '
+                    prepare=True,
+                )
+                seats = conn.execute(
+                    'SELECT id, "index", user_id, bot_level FROM bench_floor_seat '
                     "WHERE table_id = %s",
                     (self.table_id,),
-                ).fetchall()
-                self.conn.execute(
-                    "WITH e AS (INSERT INTO bench_floor_event "
-                    "(table_id, seq, type, version, payload, seat, created_at) "
-                    "VALUES (%s, %s, 'alager.bench', 1, %s, 0, now()) RETURNING 1) "
-                    "UPDATE bench_floor_table SET seq = %s, state = %s, "
-                    "updated_at = now() WHERE id = %s",
-                    (
-                        self.table_id,
-                        self.seq,
-                        self.payload,
-                        self.seq,
-                        self.state,
-                        self.table_id,
-                    ),
+                    prepare=True,
                 )
+            lock.fetchone()
+            seats.fetchall()
+            conn.execute(
+                "WITH e AS (INSERT INTO bench_floor_event "
+                "(table_id, seq, type, version, payload, seat, created_at) "
+                "VALUES (%s, %s, 'alager.bench', 1, %s::jsonb, 0, now()) "
+                "RETURNING 1) "
+                "UPDATE bench_floor_table SET seq = %s, state = %s::jsonb, "
+                "updated_at = now() WHERE id = %s",
+                (
+                    self.table_id,
+                    self.seq,
+                    self.payload,
+                    self.seq,
+                    self.state,
+                    self.table_id,
+                ),
+                prepare=True,
+            )
+            conn.commit()
             self.times.append(time.perf_counter() - started)
 
     def close(self) -> None:
         self.conn.close()
-
-
-def main(argv: list[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="alager", choices=sorted(OPTIONS))
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--raw", type=int, default=3000, help="raw INSERT commits")
-    parser.add_argument("--window", type=int, default=150, help="moves per window")
-    parser.add_argument("--blocks", type=int, default=10, help="interleaved blocks")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
-
-    moves = record(args.game, args.players, min_seq=2000 + 3 * args.window)
-    name = f"cardroom_bench_{os.getpid()}"
-    server = server_url()
-    with psycopg.connect(server, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        return run(args, moves, with_database(server, name))
-    finally:
-        from asgiref.sync import sync_to_async
-        from django.db import connections
-
-        # Django's sync thread holds a connection of its own: close it there.
-        LOOP.run_until_complete(
-            sync_to_async(connections.close_all, thread_sensitive=True)()
-        )
-        connections.close_all()
-        with psycopg.connect(server, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 class Match:
@@ -250,11 +247,13 @@ class Match:
         moves: list[tuple[int, dict[str, Any]]],
     ) -> None:
         from accounts.models import User
+        from accounts.services import token_get_or_create
         from games.services import table_create, table_join, table_start
 
         self.people = [
             User.objects.create_user(username=f"{tag}{i}") for i in range(args.players)
         ]
+        self.tokens = [token_get_or_create(user=p) for p in self.people]
         self.table = table_create(
             user=self.people[0],
             game=args.game,
@@ -264,37 +263,334 @@ class Match:
         for seat, person in enumerate(self.people[1:], start=1):
             table_join(table_id=self.table.pk, user=person, seat=seat)
         table_start(table_id=self.table.pk, user=self.people[0], seed=SEED)
+        self.table_id = self.table.pk
         self.moves = moves
         self.next = 0
         self.seq = 0
 
     def play(self) -> float:
-        """Play the next move; return the seconds ``action_submit`` took.
-
-        Called as daphne calls a view: from the event loop, in Django's sync
-        thread (``sync_to_async``), so the on-commit notification takes the
-        same path as in production.
-        """
-        from asgiref.sync import sync_to_async
-
+        """Play the next move by calling ``action_submit``; return its seconds."""
         from games.services import action_submit
 
         seat, action = self.moves[self.next]
-        submit = sync_to_async(action_submit, thread_sensitive=True)
         started = time.perf_counter()
-        result = LOOP.run_until_complete(
-            submit(
-                table_id=self.table.pk,
-                user=self.people[seat],
-                action=action,
-                expected_seq=self.seq or None,
-                command_id=f"m{self.next}",
-            )
+        result = action_submit(
+            table_id=self.table_id,
+            user=self.people[seat],
+            action=action,
+            expected_seq=self.seq or None,
+            command_id=f"m{self.next}",
         )
         elapsed = time.perf_counter() - started
         self.seq = result["seq"]
         self.next += 1
         return elapsed
+
+
+class HttpClient:
+    """Moves of one table by ``POST /api/tables/{id}/actions/`` (keep-alive)."""
+
+    def __init__(self, port: int, match: Match) -> None:
+        self.port = port
+        self.match = match
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def play(self) -> float:
+        match = self.match
+        seat, action = match.moves[match.next]
+        body = json.dumps(
+            {
+                "action": action,
+                "expected_seq": match.seq or None,
+                "command_id": f"m{match.next}",
+            }
+            if match.seq
+            else {"action": action, "command_id": f"m{match.next}"}
+        )
+        headers = {
+            "Authorization": f"Token {match.tokens[seat]}",
+            "Content-Type": "application/json",
+        }
+        started = time.perf_counter()
+        self.conn.request(
+            "POST", f"/api/tables/{match.table_id}/actions/", body, headers
+        )
+        response = self.conn.getresponse()
+        data = response.read()
+        elapsed = time.perf_counter() - started
+        if response.status != 200:
+            raise RuntimeError(f"HTTP {response.status}: {data[:300]!r}")
+        match.seq = json.loads(data)["seq"]
+        match.next += 1
+        return elapsed
+
+
+# ------------------------------------------------------------ eventsourcing
+
+
+def eventsourcing_factory(game_name: str, url: str) -> Callable[[], Any] | None:
+    """A player of the move stream through the eventsourcing library, or None.
+
+    One aggregate per match holding the rules' state; a snapshot every 20
+    events (the state encoded as the table's cache is, ``state_dump``).
+    """
+    try:
+        from eventsourcing.application import Application
+        from eventsourcing.domain import Aggregate, event
+        from eventsourcing.persistence import Transcoding
+    except ImportError:
+        return None
+    from games.state_codec import json_value, state_dump
+
+    game = rules.get_game(game_name)
+    parts = urlsplit(url)
+
+    class StateAsJson(Transcoding):
+        type = game.state_type
+        name = f"{game_name}_state"
+
+        def encode(self, obj: Any) -> Any:
+            return state_dump(obj)
+
+        def decode(self, data: Any) -> Any:
+            return game.load_state(data)
+
+    class EsMatch(Aggregate):
+        @event("Started")
+        def __init__(self, events: list[dict[str, Any]]) -> None:
+            self.state = game.replay([rules.Event.from_json(e) for e in events])
+
+        @event("Moved")
+        def moved(self, events: list[dict[str, Any]]) -> None:
+            for e in events:
+                self.state = game.evolve(self.state, rules.Event.from_json(e))
+
+    class Tables(Application[Any]):
+        snapshotting_intervals = {EsMatch: 20}  # noqa: RUF012
+
+        def register_transcodings(self, transcoder: Any) -> None:
+            super().register_transcodings(transcoder)
+            transcoder.register(StateAsJson())
+
+    env = {
+        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "POSTGRES_DBNAME": parts.path.lstrip("/"),
+        "POSTGRES_HOST": parts.hostname or "127.0.0.1",
+        "POSTGRES_PORT": str(parts.port or 5432),
+        "POSTGRES_USER": parts.username or "root",
+        "POSTGRES_PASSWORD": parts.password or "",
+        "CREATE_TABLE": "y",
+    }
+
+    def plain(events: list[rules.Event]) -> list[dict[str, Any]]:
+        return [json_value(json.dumps(e.to_json())) for e in events]
+
+    def start(moves: list[tuple[int, dict[str, Any]]]) -> Callable[[], float]:
+        app = Tables(env=env)
+        opening = game.start(
+            players=len({seat for seat, _ in moves[:50]}) or 2,
+            options=OPTIONS[game_name],
+            seed=SEED,
+        )
+        aggregate = EsMatch(plain(opening))
+        app.save(aggregate)
+        cursor = iter(moves)
+
+        def play() -> float:
+            seat, action = next(cursor)
+            started = time.perf_counter()
+            match = app.repository.get(aggregate.id)
+            match.moved(plain(game.decide(match.state, seat, action)))
+            app.save(match)
+            return time.perf_counter() - started
+
+        return play
+
+    return start  # type: ignore[return-value]
+
+
+# ------------------------------------------------------------ processes
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def in_processes(jobs: list[Callable[[], int]]) -> float:
+    """Run each job in its own forked process at once; operations per second."""
+    from django.db import connections
+
+    connections.close_all()  # each child opens its own connection
+    ctx = multiprocessing.get_context("fork")
+    barrier = ctx.Barrier(len(jobs) + 1)
+    done = ctx.Queue()
+
+    def child(job: Callable[[], int]) -> None:
+        barrier.wait()
+        try:
+            done.put(("ok", job()))
+        except BaseException as exc:  # report, never hang the parent
+            done.put(("error", repr(exc)))
+        finally:
+            connections.close_all()
+
+    procs = [ctx.Process(target=child, args=(job,)) for job in jobs]
+    for proc in procs:
+        proc.start()
+    barrier.wait()
+    started = time.perf_counter()
+    results = [done.get(timeout=300) for _ in procs]
+    elapsed = time.perf_counter() - started
+    for proc in procs:
+        proc.join()
+    errors = [r[1] for r in results if r[0] != "ok"]
+    if errors:
+        raise RuntimeError(f"a client failed: {errors[0]}")
+    return sum(r[1] for r in results) / elapsed
+
+
+def raw_job(url: str, table_id: int, actor_id: int, base: int, count: int):  # type: ignore[no-untyped-def]
+    def job() -> int:
+        with psycopg.connect(url, autocommit=True) as conn:
+            for i in range(count):
+                conn.execute(
+                    "INSERT INTO bench_raw_event (table_id, seq, type, version, "
+                    "payload, actor_id, seat, created_at) VALUES "
+                    "(%s, %s, 'alager.bench', 1, '{\"seat\": 0}', %s, 0, now())",
+                    (table_id, base + i, actor_id),
+                )
+        return count
+
+    return job
+
+
+def service_job(match: Match, count: int, notify: bool = True) -> Callable[[], int]:
+    def job() -> int:
+        if not notify:  # only in this child process
+            from games import realtime
+
+            realtime.table_changed = lambda table_id, seq: None  # type: ignore[assignment]
+        for _ in range(count):
+            match.play()
+        return count
+
+    return job
+
+
+def http_job(port: int, match: Match, count: int) -> Callable[[], int]:
+    def job() -> int:
+        client = HttpClient(port, match)
+        for _ in range(count):
+            client.play()
+        return count
+
+    return job
+
+
+#: How the bench starts each server: uvicorn exactly as ``make up`` and the
+#: containers do (``scripts/web.sh``), daphne as ``make run`` does.
+SERVERS = {
+    "uvicorn": ["scripts/web.sh"],
+    "daphne": [
+        "{bin}/daphne",
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        "{port}",
+        "config.asgi:application",
+    ],
+}
+
+
+class Server:
+    """An ASGI server on a free port, with the bench database."""
+
+    def __init__(self, kind: str, url: str) -> None:
+        self.port = free_port()
+        bin_dir = Path(sys.executable).parent
+        argv = [a.format(port=self.port, bin=bin_dir) for a in SERVERS[kind]]
+        env = {
+            **os.environ,
+            "DATABASE_URL": url,
+            "DJANGO_SETTINGS_MODULE": "config.settings.local",
+            "DEBUG": "false",
+            "CARDROOM_ENV_FILE": os.devnull,
+            "DB_POOL": "true",
+            # The throttle runs but does not refuse the bench's clients.
+            "THROTTLE_USER_RATE": "1000000/minute",
+            "BIN": str(bin_dir),
+            "PORT": str(self.port),
+            "LOG_LEVEL": "WARNING",  # both log every request at INFO
+        }
+        self.proc = subprocess.Popen(
+            argv,
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
+                conn.request("GET", "/healthz", headers={"Host": "127.0.0.1"})
+                conn.getresponse().read()
+                break
+            except OSError:
+                if time.monotonic() > deadline or self.proc.poll() is not None:
+                    self.close()
+                    raise RuntimeError(f"{kind} did not start") from None
+                time.sleep(0.2)
+
+    def close(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+# ------------------------------------------------------------ the run
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="alager", choices=sorted(OPTIONS))
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--raw", type=int, default=3000, help="raw INSERT commits")
+    parser.add_argument("--window", type=int, default=150, help="moves per window")
+    parser.add_argument("--blocks", type=int, default=10, help="interleaved blocks")
+    parser.add_argument(
+        "--per-client", type=int, default=250, help="moves per client (8 clients)"
+    )
+    parser.add_argument("--quick", action="store_true", help="fewer of everything")
+    parser.add_argument("--skip-http", action="store_true")
+    parser.add_argument("--skip-eventsourcing", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.raw, args.blocks, args.window, args.per_client = 1200, 4, 80, 100
+
+    moves = record(args.game, args.players, min_seq=2000 + 3 * args.window)
+    name = f"cardroom_bench_{os.getpid()}"
+    server = server_url()
+    with psycopg.connect(server, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        return run(args, moves, with_database(server, name))
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        with psycopg.connect(server, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def rate(times: list[float]) -> float:
+    return len(times) / sum(times)
 
 
 def run(
@@ -304,34 +600,76 @@ def run(
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
     os.environ.setdefault("CARDROOM_ENV_FILE", os.devnull)
     os.environ.setdefault("DEBUG", "false")  # no query log growing in memory
+    # This process and its forked clients each hold one connection for the
+    # whole run (no request ends to return it): no pool, whose threads a
+    # forked child would not have. The servers below keep the default pool.
+    os.environ["DB_POOL"] = "false"
     import django
 
     django.setup()
     from django.core.management import call_command
 
-    from games import event_store
+    from games import event_store, realtime
 
     call_command("migrate", verbosity=0)
+    out: dict[str, Any] = {
+        "game": args.game,
+        "players": args.players,
+        "channel_layer": "redis" if os.environ.get("REDIS_URL") else "in-memory",
+    }
     long = Match(args, "long", moves)
     payloads = [e.payload for e in event_store.load_events(long.table)][1:] or [{}]
-    raw = RawInserts(url, payloads, long.table.pk, long.people[0].pk)
+    raw = RawInserts(url, payloads, long.table_id, long.people[0].pk)
     long.table.refresh_from_db()
     floor = SqlFloor(url, long.table.state, payloads[0])
+    es_start = (
+        None if args.skip_eventsourcing else eventsourcing_factory(args.game, url)
+    )
+    es_play = es_start(moves) if es_start else None
+    es_times: list[float] = []
+    notify: list[float] = []
 
-    # 1. Rate: the long match up to seq 2,000, interleaved block by block with
-    #    raw inserts so that both see the same machine (it is shared, noisy).
+    # 1. One client: raw, floor, service, eventsourcing, block by block.
     service: list[float] = []
+    per_block = args.raw // args.blocks
     for block in range(args.blocks):
-        raw.run(args.raw // args.blocks)
-        floor.run(args.raw // args.blocks // 2)
+        raw.run(per_block)
+        floor.run(per_block)
         while long.seq < 2000 * (block + 1) // args.blocks:
             service.append(long.play())
+        if es_play is not None:
+            es_times.extend(es_play() for _ in range(per_block // 6))
+        for _ in range(per_block // 6):
+            started = time.perf_counter()
+            realtime.table_changed(long.table_id, long.seq)
+            notify.append(time.perf_counter() - started)
     raw.close()
     floor.close()
+    raw_rate, floor_rate, service_rate = (
+        rate(raw.times),
+        rate(floor.times),
+        rate(service),
+    )
+    out.update(
+        raw_per_second=round(raw_rate, 1),
+        raw_ms_median=round(statistics.median(raw.times) * 1000, 3),
+        floor_per_second=round(floor_rate, 1),
+        floor_ratio=round(floor_rate / raw_rate, 3),
+        service_per_second=round(service_rate, 1),
+        service_ms_median=round(statistics.median(service) * 1000, 3),
+        service_ratio=round(service_rate / raw_rate, 3),
+        service_to_floor=round(service_rate / floor_rate, 3),
+        notification_ms_median=round(statistics.median(notify) * 1000, 3),
+    )
+    if es_times:
+        es_rate = rate(es_times)
+        out.update(
+            eventsourcing_per_second=round(es_rate, 1),
+            eventsourcing_ms_median=round(statistics.median(es_times) * 1000, 3),
+            service_to_eventsourcing=round(service_rate / es_rate, 2),
+        )
 
-    # 2. Growth: moves near seq 2,000 (the long match) alternating with moves
-    #    near seq 20 (a fresh match with the same moves), so both windows are
-    #    measured at the same time.
+    # 2. Growth: moves near seq 2,000 alternating with moves near seq 20.
     short = Match(args, "short", moves)
     while short.seq < 20:
         short.play()
@@ -339,68 +677,136 @@ def run(
     for _ in range(args.window):
         late.append(long.play())
         early.append(short.play())
+    # Each late move is timed next to an early one: the median of the pairs'
+    # ratios cancels most of the machine's drift.
+    out.update(
+        ms_near_seq_20=round(statistics.median(early) * 1000, 3),
+        ms_near_seq_2000=round(statistics.median(late) * 1000, 3),
+        growth=round(
+            statistics.median(b / a for a, b in zip(early, late, strict=True)), 3
+        ),
+    )
 
-    raw_rate = len(raw.times) / sum(raw.times)
-    floor_rate = len(floor.times) / sum(floor.times)
-    service_rate = len(service) / sum(service)
-    # Medians too: the machine is shared, and a few slow fsyncs or scheduler
-    # stalls move the means of both runs a lot.
-    raw_median = statistics.median(raw.times)
-    service_median = statistics.median(service)
-    early_ms = statistics.median(early) * 1000
-    late_ms = statistics.median(late) * 1000
-    # Each late move is timed right next to an early one: the median of the
-    # pairs' ratios cancels most of the machine's drift.
-    growth = statistics.median(b / a for a, b in zip(early, late, strict=True))
-    out = {
-        "game": args.game,
-        "players": args.players,
-        "channel_layer": "redis" if os.environ.get("REDIS_URL") else "in-memory",
-        "raw_inserts_per_second": round(raw_rate, 1),
-        "raw_ms_per_commit_median": round(raw_median * 1000, 3),
-        "service_moves": len(service),
-        "service_actions_per_second": round(service_rate, 1),
-        "service_ms_per_action_median": round(service_median * 1000, 3),
-        "ratio": round(service_rate / raw_rate, 3),
-        "sql_floor_per_second": round(floor_rate, 1),
-        "sql_floor_ratio": round(floor_rate / raw_rate, 3),
-        "ratio_of_medians": round(raw_median / service_median, 3),
-        "ms_per_action_near_seq_20": round(early_ms, 3),
-        "ms_per_action_near_seq_2000": round(late_ms, 3),
-        "growth": round(growth, 3),
-        "early_window_seq": [20, short.seq],
-        "late_window_seq": [2000, long.seq],
-    }
+    # 3. Eight clients on eight tables: raw, service, quiet service, twice.
+    n = args.per_client
+    raw8, service8, quiet8 = [], [], []
+    for rnd in range(2):
+        raw8.append(
+            in_processes(
+                [
+                    raw_job(
+                        url,
+                        long.table_id,
+                        long.people[0].pk,
+                        10_000_000 * (rnd + 1) + 100_000 * c,
+                        n * 4,
+                    )
+                    for c in range(CLIENTS)
+                ]
+            )
+        )
+        tables = [Match(args, f"c{rnd}x{c}", moves) for c in range(CLIENTS)]
+        service8.append(in_processes([service_job(t, n) for t in tables]))
+        # The same without the on-commit notification: what a move costs once
+        # publishing stops building an event loop per message.
+        tables = [Match(args, f"q{rnd}x{c}", moves) for c in range(CLIENTS)]
+        quiet8.append(in_processes([service_job(t, n, False) for t in tables]))
+    out.update(
+        raw8_per_second=round(statistics.median(raw8), 1),
+        service8_per_second=round(statistics.median(service8), 1),
+        service8_ratio=round(
+            statistics.median(s / r for s, r in zip(service8, raw8, strict=True)), 3
+        ),
+        service8_no_notification_per_second=round(statistics.median(quiet8), 1),
+        service8_no_notification_ratio=round(
+            statistics.median(q / r for q, r in zip(quiet8, raw8, strict=True)), 3
+        ),
+    )
+
+    # 4. HTTP, each server next to a direct run of the same size.
+    if not args.skip_http:
+        for kind in SERVERS:
+            srv = Server(kind, url)
+            try:
+                one = Match(args, f"{kind}1", moves)
+                client = HttpClient(srv.port, one)
+                for _ in range(10):  # warm the server's connections and memo
+                    client.play()
+                direct_one = Match(args, f"{kind}d", moves)
+                http1, direct1 = [], []
+                for _ in range(n):
+                    http1.append(client.play())
+                    direct1.append(direct_one.play())
+                tables = [Match(args, f"{kind}8x{c}", moves) for c in range(CLIENTS)]
+                http8 = in_processes([http_job(srv.port, t, n) for t in tables])
+            finally:
+                srv.close()
+            out[f"http_{kind}_1_per_second"] = round(rate(http1), 1)
+            out[f"http_{kind}_1_ms_median"] = round(statistics.median(http1) * 1000, 3)
+            out[f"http_{kind}_1_ratio"] = round(
+                statistics.median(d / h for d, h in zip(direct1, http1, strict=True)), 3
+            )
+            out[f"http_{kind}_8_per_second"] = round(http8, 1)
+            out[f"http_{kind}_8_ratio"] = round(http8 / out["service8_per_second"], 3)
+
+    report(out)
     if args.json:
         print(json.dumps(out))
-    else:
-        print(
-            f"{args.game}, {args.players} players "
-            f"(channel layer: {out['channel_layer']})"
-        )
-        print(
-            f"raw single-row INSERT commits: {raw_rate:,.0f}/s "
-            f"(median {raw_median * 1000:.2f} ms)"
-        )
-        print(
-            f"action_submit: {service_rate:,.0f} actions/s "
-            f"(median {service_median * 1000:.2f} ms; {len(service)} moves to "
-            f"seq 2,000)"
-        )
-        print(
-            f"ratio {out['ratio']:.2f} (of medians {out['ratio_of_medians']:.2f}) "
-            "(goal >= 0.35)"
-        )
-        print(
-            f"the same transaction in bare SQL (no Python): {floor_rate:,.0f}/s, "
-            f"{out['sql_floor_ratio']:.2f} x raw: the ceiling for this design here"
-        )
-        print(
-            f"median per action, seq {20}..{short.seq}: {early_ms:.2f} ms; "
-            f"seq 2,000..{long.seq}: {late_ms:.2f} ms "
-            f"-> {out['growth']:.2f}x (goal <= 1.2x)"
-        )
     return out
+
+
+def report(out: dict[str, Any]) -> None:
+    print(
+        f"{out['game']}, {out['players']} players "
+        f"(channel layer: {out['channel_layer']})"
+    )
+    print("1 client:")
+    print(
+        f"  raw INSERT commits      {out['raw_per_second']:>8,.0f}/s "
+        f"(median {out['raw_ms_median']:.2f} ms)"
+    )
+    print(
+        f"  bare-SQL move (floor)   {out['floor_per_second']:>8,.0f}/s "
+        f"{out['floor_ratio']:.2f} x raw"
+    )
+    print(
+        f"  action_submit           {out['service_per_second']:>8,.0f}/s "
+        f"{out['service_ratio']:.2f} x raw (goal >= 0.35), "
+        f"{out['service_to_floor']:.2f} x floor, "
+        f"median {out['service_ms_median']:.2f} ms"
+    )
+    if "eventsourcing_per_second" in out:
+        print(
+            f"  eventsourcing, snapshots every 20 "
+            f"{out['eventsourcing_per_second']:,.0f}/s (median "
+            f"{out['eventsourcing_ms_median']:.2f} ms): action_submit "
+            f"{out['service_to_eventsourcing']:.2f} x (goal >= 2)"
+        )
+    print(f"  notification alone: median {out['notification_ms_median']:.3f} ms")
+    print(
+        f"8 clients: raw {out['raw8_per_second']:,.0f}/s, action_submit "
+        f"{out['service8_per_second']:,.0f}/s -> {out['service8_ratio']:.2f} x "
+        "(goal >= 0.35)"
+    )
+    print(
+        f"  without the notification: action_submit "
+        f"{out['service8_no_notification_per_second']:,.0f}/s -> "
+        f"{out['service8_no_notification_ratio']:.2f} x raw"
+    )
+    for kind in SERVERS:
+        if f"http_{kind}_1_per_second" in out:
+            print(
+                f"HTTP {kind}: 1 client {out[f'http_{kind}_1_per_second']:,.0f}/s "
+                f"(median {out[f'http_{kind}_1_ms_median']:.2f} ms, "
+                f"{out[f'http_{kind}_1_ratio']:.2f} x direct); 8 clients "
+                f"{out[f'http_{kind}_8_per_second']:,.0f}/s "
+                f"({out[f'http_{kind}_8_ratio']:.2f} x direct) (goal >= 0.5)"
+            )
+    print(
+        f"growth: median {out['ms_near_seq_20']:.2f} ms near seq 20, "
+        f"{out['ms_near_seq_2000']:.2f} ms near seq 2,000 -> "
+        f"{out['growth']:.2f} x (goal <= 1.2)"
+    )
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """The ASGI entry point: HTTP goes to Django, WebSockets to Channels.
 
-Serve it with ``daphne config.asgi:application`` (what ``make run`` does).
+``make run`` serves it with daphne; ``make up`` and the containers with
+uvicorn (``scripts/web.sh``, see docs/performance.md for why).
 WebSocket routes come from ``games.routing``; the session cookie authenticates
 browsers (``AuthMiddlewareStack``) and the origin check keeps foreign pages out.
 """

@@ -306,7 +306,10 @@ class ActionSubmitApi(TableApi):
         result = services.action_submit(
             table_id=table_id, user=request.user, **serializer.validated_data
         )
-        return Response(self.OutputSerializer(result).data)
+        # The service's answer already has exactly this shape (and is what a
+        # retried command_id returns); OutputSerializer documents it. Running
+        # it too would deep-copy its fields on every move (docs/performance.md).
+        return Response(result)
 
 
 class EventListApi(TableApi):

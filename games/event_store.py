@@ -1,4 +1,4 @@
-"""The append-only event log of every table (ARCHITECTURE.md §4).
+"""The append-only event log of every table (docs/architecture.md §4).
 
 ``append`` adds a match's new events after an expected ``seq`` (no gaps, no
 overwrites), ``load`` reads them back in order as ``rules.Event`` values. The
@@ -13,19 +13,21 @@ rows stay exactly as written (they cannot change anyway).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import psycopg
 from django.db import IntegrityError, connection
 from django.utils import timezone
 
 import rules
+from games import db
 from games.errors import ConcurrencyConflict
 from games.models import GameEvent, ProcessedCommand, Table
+from games.state_codec import json_text
 
 Upcaster = Callable[[dict[str, Any]], tuple[int, dict[str, Any]]]
 
@@ -196,14 +198,16 @@ def append_with_projection(
     The table's ``PROJECTION_FIELDS`` must already hold their new values
     (``table.seq`` still the old seq, which is checked); ``command`` is
     ``{"command_id", "action", "response"}`` for an idempotent command. On
-    PostgreSQL all of it is one statement (one round trip on the hot path);
-    elsewhere it is the ORM's three writes. Same lock and conflicts as
+    PostgreSQL all of it is one prepared statement sent through psycopg (one
+    round trip; the JSON encoded by orjson, ``games.state_codec``); elsewhere
+    it is the ORM's three writes. Same lock and conflicts as
     ``append``; returns the new seq.
     """
     _check_append(table, expected_seq, events)
     new_seq = expected_seq + len(events)
     now = timezone.now()
-    if connection.vendor != "postgresql":
+    pg = db.pg_connection()
+    if pg is None:
         append(
             table=table,
             expected_seq=expected_seq,
@@ -223,7 +227,7 @@ def append_with_projection(
         "actor": actor_id,
         "seat": seat,
         "now": now,
-        "events": json.dumps(
+        "events": json_text(
             [
                 {
                     "seq": expected_seq + offset,
@@ -235,17 +239,19 @@ def append_with_projection(
             ]
         ),
         "command_id": command["command_id"] if command else None,
-        "action": json.dumps(command["action"]) if command else None,
-        "response": json.dumps(command["response"]) if command else None,
+        "action": json_text(command["action"]) if command else None,
+        "response": json_text(command["response"]) if command else None,
         "seq": new_seq,
-        "state": json.dumps(table.state),
+        "state": json_text(table.state),
         "status": table.status,
-        "outcome": None if table.outcome is None else json.dumps(table.outcome),
+        "outcome": None if table.outcome is None else json_text(table.outcome),
         "finished_at": table.finished_at,
     }
     try:
-        with connection.cursor() as cursor:
-            cursor.execute(_APPEND_WITH_PROJECTION_SQL, params)
+        with connection.wrap_database_errors:
+            psycopg.Cursor(pg).execute(
+                _APPEND_WITH_PROJECTION_SQL, params, prepare=db.prepare()
+            )
     except IntegrityError as exc:
         raise _conflict(table, expected_seq, exc) from exc
     table.seq = new_seq

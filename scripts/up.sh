@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The full stack's processes, in the foreground: a Celery worker and Celery beat
-# in the background, daphne in front. Ctrl-C (or daphne exiting) stops all three.
+# in the background, the web process (scripts/web.sh: uvicorn) in front. Ctrl-C
+# (or the web process exiting) stops all three.
 # `make up` calls this after starting the services and migrating, with
 # DATABASE_URL and REDIS_URL set.
 set -euo pipefail
@@ -13,4 +14,4 @@ trap 'kill $(jobs -p) 2>/dev/null || true; wait' EXIT
 
 "$bin/celery" -A config worker --loglevel=INFO --concurrency=2 &
 "$bin/celery" -A config beat --loglevel=INFO --schedule "$var_dir/celerybeat-schedule" &
-"$bin/daphne" --bind "${HOST:-127.0.0.1}" --port "${PORT:-8000}" config.asgi:application
+BIN=$bin "$(dirname "$0")/web.sh"

@@ -51,6 +51,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "-c cardroom.allow_truncate=on"
     )
 
+# Test databases are created and dropped under the connections' feet; a
+# pool opened before that would keep talking to the wrong database.
+DATABASES["default"].get("OPTIONS", {}).pop("pool", None)
+
 # pytest-django appends the xdist worker (``_gw0``) to this name.
 DATABASES["default"]["TEST"] = {
     "NAME": f"test_{DATABASES['default']['NAME']}_{CHECKOUT_ID}"

@@ -18,15 +18,9 @@ import rules
 from accounts.models import User
 from games.errors import Conflict
 from games.models import Seat, Table, TableStatus
-from games.services.common import (
-    bots_to_act,
-    followups_schedule,
-    person_seat,
-    record,
-    require_playing,
-    state_load,
-    table_lock_seats,
-)
+from games.services.common import bots_to_act, followups_schedule
+from games.services.locking import person_seat, require_playing, table_lock_seats
+from games.services.recording import record, state_load
 
 logger = logging.getLogger(__name__)
 

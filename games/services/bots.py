@@ -26,7 +26,9 @@ from games import event_store
 from games.errors import Conflict
 from games.models import Table, TableStatus
 from games.services.actions import move_apply
-from games.services.common import bot_turns_queue, state_load, table_lock_seats
+from games.services.common import bot_turns_queue
+from games.services.locking import table_lock_seats
+from games.services.recording import state_load
 from rules import bots
 
 logger = logging.getLogger(__name__)

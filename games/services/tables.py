@@ -1,6 +1,6 @@
 """Table life cycle: create, join, leave, add a bot, start.
 
-Every service here takes the table row lock (``common.table_lock``) for its
+Every service here takes the table row lock (``locking.table_lock``) for its
 whole transaction, so concurrent joins cannot fill one seat twice and a start
 sees the seats exactly as they are.
 """
@@ -17,17 +17,15 @@ from accounts.models import User
 from accounts.services import bot_account_get
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import Seat, Table, TableStatus
-from games.services.common import (
-    bots_to_act,
-    followups_schedule,
+from games.services.common import bots_to_act, followups_schedule
+from games.services.locking import (
     person_seat,
-    record,
     require_creator,
     require_lobby,
-    state_load,
     table_lock,
 )
-from rules import bots, dealing
+from games.services.recording import record, state_load
+from rules import bots
 
 #: The level of the bot that takes over the seat of a person who leaves a
 #: match in play, so the others can finish it.
@@ -151,7 +149,7 @@ def table_add_bot(
             "invalid_bot_level",
             f"Unknown bot level {level!r}; levels: {', '.join(bots.LEVELS)}.",
         )
-    if not policy_available(table.game, level):
+    if not bots.has_level(table.game, level):
         raise BadRequest(
             "invalid_bot_level",
             f"{rules.get_game(table.game).title} has no {level!r} bot yet.",
@@ -162,15 +160,6 @@ def table_add_bot(
     )
     followups_schedule(table=table)
     return table
-
-
-def policy_available(game: str, level: str) -> bool:
-    """Whether ``rules.bots`` has a ``level`` policy for ``game`` yet."""
-    try:
-        bots.get_bot(game, level)
-    except (ImportError, KeyError, AttributeError):
-        return False
-    return True
 
 
 @transaction.atomic
@@ -212,7 +201,7 @@ def table_leave(*, table_id: int, user: User) -> Table:
 def table_start(*, table_id: int, user: User, seed: str | None = None) -> Table:
     """Deal: creator only, every seat filled. Appends the opening events.
 
-    The seed is a fresh secret (``rules.dealing.new_seed``) unless given
+    The seed is a fresh secret (``rules.new_seed``) unless given
     (benchmarks and tests replaying a known match); only its SHA-256 is public
     until the match ends. Lock: the table row.
     """
@@ -230,7 +219,7 @@ def table_start(*, table_id: int, user: User, seed: str | None = None) -> Table:
             "Join or add bots first.",
         )
     game = rules.get_game(table.game)
-    secret = seed if seed is not None else dealing.new_seed()
+    secret = seed if seed is not None else rules.new_seed()
     events = game.start(players=table.players, options=table.options, seed=secret)
     state = game.replay(events)  # the opening events only
     table.seed = secret

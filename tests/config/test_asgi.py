@@ -115,3 +115,68 @@ def test_origin_check_admits_our_hosts_and_non_browser_clients() -> None:
 def test_websocket_from_a_foreign_page_is_refused() -> None:
     """The assembled ASGI app checks Origin before any route runs."""
     assert handshake(application, [(b"origin", b"https://evil.example")]) is False
+
+
+@pytest.fixture
+def web_sh(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """``scripts/web.sh`` (uvicorn, as ``make up`` and the containers serve)."""
+    port = free_port()
+    log_path = tmp_path / "web.log"
+    env = clean_env(
+        CARDROOM_VAR_DIR=str(tmp_path / "var"),
+        STATIC_ROOT=str(tmp_path / "static"),
+        DJANGO_SETTINGS_MODULE="config.settings.local",
+        BIN=str(Path(os.sys.executable).parent),
+        PORT=str(port),
+    )
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            ["scripts/web.sh"],
+            cwd=REPO,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    base_url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert process.poll() is None, log_path.read_text()
+            try:
+                fetch_json(f"{base_url}/healthz")
+                break
+            except OSError:  # not listening yet, or busy starting
+                assert time.monotonic() < deadline, log_path.read_text()
+                time.sleep(0.2)
+        yield base_url, log_path
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+@pytest.mark.timeout(120)
+def test_web_sh_serves_http_and_websockets_under_uvicorn(
+    web_sh: tuple[str, Path],
+) -> None:
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    base_url, log_path = web_sh
+
+    status, body = fetch_json(f"{base_url}/healthz")
+    assert (status, body["database"]) == (200, "ok"), log_path.read_text()
+    # The upgrade reaches Channels (whose origin gate refuses a foreign page):
+    # without a WebSocket library uvicorn would refuse it itself, with no
+    # Channels answer at all.
+    ws_url = base_url.replace("http", "ws") + "/ws/tables/1/"
+    with pytest.raises(InvalidStatus) as refused:
+        connect(ws_url, origin="https://evil.example", open_timeout=10)  # type: ignore[arg-type]
+    assert refused.value.response.status_code == 403
+    output = log_path.read_text()
+    assert "Uvicorn running on" in output
+    assert "No supported WebSocket library" not in output

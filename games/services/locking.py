@@ -1,0 +1,156 @@
+"""The table row lock and the seats read under it.
+
+Writes to a table always happen inside ``transaction.atomic`` with the table
+row locked (``table_lock``, or ``table_lock_seats`` on the hot path), so
+moves, joins and starts on one table are serialised. The ``require_*``
+checks and ``person_seat`` answer a request that may not act with the 403 or
+409 it deserves before anything is written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+from django.db import connection
+
+from accounts.models import User
+from games import db
+from games.errors import Conflict, Forbidden, NotFound
+from games.models import Seat, Table, TableStatus
+from games.state_codec import json_value
+
+
+def table_lock(table_id: int) -> Table:
+    """The table row, locked until the surrounding transaction ends."""
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise NotFound("not_found", f"Table {table_id} does not exist.") from None
+
+
+_SEATS_SQL = """
+SELECT s.id, s."index", s.user_id, s.bot_level, c.action, c.response
+FROM games_seat s
+LEFT JOIN games_processedcommand c
+    ON c.table_id = s.table_id AND c.seat = s."index" AND c.command_id = %s
+WHERE s.table_id = %s
+ORDER BY s."index"
+"""
+
+
+@dataclass(frozen=True)
+class DoneCommand:
+    """A command a seat already sent: the action and the answer it got."""
+
+    action: Any
+    response: dict[str, Any]
+
+
+def table_lock_seats(
+    table_id: int, *, command_id: str | None = None
+) -> tuple[Table, list[Seat], dict[int, DoneCommand]]:
+    """Lock the table row and read it, its seats and a processed command.
+
+    The hot path of every move: also returns, per seat index, the command
+    with ``command_id`` that seat already sent, if any (for idempotent
+    retries). Lock: the table row (``SELECT ... FOR UPDATE``) until the
+    surrounding transaction ends.
+
+    On PostgreSQL both statements go in one round trip (a psycopg pipeline,
+    with the transaction's ``BEGIN``), as prepared statements. The seats and
+    commands are read by the second statement on purpose: under READ
+    COMMITTED a statement that waited for the row lock re-reads the locked
+    row itself but sees every other row as it was when the statement began,
+    so seats or commands joined into the locking query could miss what the
+    previous lock holder just committed. The server runs a pipeline's
+    statements one after the other, so the second one starts, and takes its
+    snapshot, only once the first holds the lock
+    (``tests/games/services/test_locking.py`` holds it to that). Elsewhere
+    (SQLite) the ORM locks and the same seats query follows.
+    """
+    pg = db.pg_connection()
+    if pg is not None:
+        table, rows = _lock_read_postgresql(pg, table_id, command_id)
+    else:
+        table = table_lock(table_id)
+        with connection.cursor() as cursor:
+            cursor.execute(_SEATS_SQL, [command_id, table_id])
+            rows = cursor.fetchall()
+    seats = []
+    done: dict[int, DoneCommand] = {}
+    for pk, index, user_id, bot_level, action, response in rows:
+        seat = Seat(id=pk, table=table, index=index, user_id=user_id)
+        seat.bot_level = bot_level
+        seats.append(seat)
+        if response is not None:
+            done[index] = DoneCommand(json_value(action), json_value(response))
+    return table, seats, done
+
+
+_TABLE_FIELDS = list(Table._meta.concrete_fields)
+_TABLE_ATTNAMES = [f.attname for f in _TABLE_FIELDS]
+_TABLE_JSON = frozenset(
+    i for i, f in enumerate(_TABLE_FIELDS) if f.get_internal_type() == "JSONField"
+)
+_LOCK_SQL = "SELECT {} FROM games_table WHERE id = %s FOR UPDATE".format(
+    ", ".join(f'"{f.column}"' for f in _TABLE_FIELDS)
+)
+
+
+def _lock_read_postgresql(
+    pg: Any, table_id: int, command_id: str | None
+) -> tuple[Table, list[tuple[Any, ...]]]:
+    """Lock and read the table row, then its seats: one pipelined round trip."""
+    prepare = db.prepare()
+    with connection.wrap_database_errors, pg.pipeline():
+        locked = psycopg.Cursor(pg)
+        locked.execute(_LOCK_SQL, (table_id,), prepare=prepare)
+        seats = psycopg.Cursor(pg)
+        seats.execute(_SEATS_SQL, (command_id, table_id), prepare=prepare)
+    row = locked.fetchone()
+    rows = seats.fetchall()
+    if row is None:
+        raise NotFound("not_found", f"Table {table_id} does not exist.")
+    # Django reads JSON columns as text and parses them itself; so do we.
+    values = [
+        json_value(v) if i in _TABLE_JSON and v is not None else v
+        for i, v in enumerate(row)
+    ]
+    return Table.from_db(connection.alias, _TABLE_ATTNAMES, values), rows
+
+
+def person_seat(seats: list[Seat], user: User, table: Table) -> Seat:
+    """``user``'s own seat (not a bot seat) among ``seats``; else 403."""
+    for seat in seats:
+        if seat.user_id == user.pk and seat.bot_level is None:
+            return seat
+    raise Forbidden("not_seated", f"You have no seat at table {table.pk}.")
+
+
+def require_creator(table: Table, user: User) -> None:
+    if table.created_by_id != user.pk:
+        raise Forbidden(
+            "not_creator", f"Only the creator of table {table.pk} can do that."
+        )
+
+
+def require_lobby(table: Table) -> None:
+    """Seats change and matches start only in the lobby."""
+    if table.status == TableStatus.LOBBY:
+        return
+    if table.status == TableStatus.ABORTED:
+        raise Conflict("table_aborted", f"Table {table.pk} was aborted.")
+    raise Conflict("already_started", f"Table {table.pk} has already started.")
+
+
+def require_playing(table: Table) -> None:
+    """Moves are made only while the match is in play."""
+    if table.status == TableStatus.PLAYING:
+        return
+    if table.status == TableStatus.LOBBY:
+        raise Conflict("not_started", f"Table {table.pk} has not started yet.")
+    if table.status == TableStatus.ABORTED:
+        raise Conflict("table_aborted", f"Table {table.pk} was aborted.")
+    raise Conflict("table_finished", f"The match at table {table.pk} has ended.")

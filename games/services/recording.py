@@ -1,0 +1,82 @@
+"""Loading a table's state and recording what a move or a start produced.
+
+``state_load`` reads the cached state (never a replay); ``record`` appends
+the events and rewrites the cache in the same transaction, under the lock
+the caller holds (``games.services.locking``).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+import rules
+from games import event_store
+from games.models import Table, TableStatus
+from games.state_cache import state_get, state_put
+from games.state_codec import state_dump
+
+
+def state_load(game: rules.Game[Any], table: Table) -> Any:
+    """The table's current state, from its cached projection (never a replay).
+
+    The decoded state is usually still in this process's memo
+    (``games.state_cache``); otherwise the row's JSON is decoded.
+    """
+    state = state_get(table.pk, table.seq, table.seed_sha256)
+    if state is None:
+        state = game.load_state(table.state)
+    return state
+
+
+def record(
+    *,
+    table: Table,
+    game: rules.Game[Any],
+    state: Any,
+    events: list[rules.Event],
+    actor_id: int | None,
+    seat: int | None,
+    command: dict[str, Any] | None = None,
+    also_save: tuple[str, ...] = (),
+) -> None:
+    """Append ``events`` and save the table's cached state, seq and outcome.
+
+    Lock: the caller holds the table row (``table_lock``); ``state`` is the
+    fold of the table's state through ``events``. ``command`` (``{"command_id",
+    "action", "response"}``) is stored with them for idempotent retries.
+    ``also_save`` names other table fields the caller changed (table_start).
+    On the hot path (no ``also_save``) everything is written by one statement
+    (``event_store.append_with_projection``).
+    """
+    table.state = state_dump(state)  # = game.dump_state(state), faster
+    outcome = game.outcome(state)
+    if outcome is not None:
+        table.status = TableStatus.FINISHED
+        table.outcome = outcome
+        table.finished_at = timezone.now()
+    if also_save:
+        assert command is None, "commands are recorded on the hot path only"
+        table.seq = event_store.append(
+            table=table,
+            expected_seq=table.seq,
+            events=events,
+            actor_id=actor_id,
+            seat=seat,
+        )
+        table.save(update_fields=[*event_store.PROJECTION_FIELDS, *also_save])
+    else:
+        event_store.append_with_projection(
+            table=table,
+            expected_seq=table.seq,
+            events=events,
+            actor_id=actor_id,
+            seat=seat,
+            command=command,
+        )
+    transaction.on_commit(
+        partial(state_put, table.pk, table.seq, table.seed_sha256, state), robust=True
+    )

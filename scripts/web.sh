@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The web process: HTTP and WebSockets of config.asgi under uvicorn, with
+# uvloop and httptools (measured faster than daphne for the HTTP API:
+# docs/performance.md) and the `websockets` library for live play. `make up`
+# (through scripts/up.sh), docker-compose.yml and the Dockerfile all start it.
+# `make run` keeps daphne, Django's own runserver integration.
+#
+#   HOST, PORT     where to listen (127.0.0.1:8000)
+#   WEB_WORKERS    uvicorn worker processes (1; more only with Redis, so that
+#                  every process shares the channel layer)
+#   BIN            where uvicorn is installed (.venv/bin; "" for the PATH)
+set -euo pipefail
+
+bin=${BIN-.venv/bin}
+exec "${bin:+$bin/}uvicorn" config.asgi:application \
+    --host "${HOST:-127.0.0.1}" --port "${PORT:-8000}" \
+    --workers "${WEB_WORKERS:-1}" \
+    --loop uvloop --http httptools --ws websockets \
+    --lifespan off --no-proxy-headers --no-server-header \
+    --log-level "$(echo "${LOG_LEVEL:-info}" | tr '[:upper:]' '[:lower:]')"

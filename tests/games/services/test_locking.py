@@ -1,0 +1,214 @@
+"""``table_lock_seats``: what the previous lock holder committed is seen.
+
+On PostgreSQL the row lock and the seats/commands read go to the server in
+one pipeline. Under READ COMMITTED a statement that waited for a row lock
+re-reads that row but sees other rows as of its own start, so the seats and
+commands must be read by a statement that starts after the lock is held.
+Each test holds the table row in one thread, changes something under it,
+makes a move wait for the lock in a second thread, then commits, and checks
+that the waiting move judged the committed change (real threads, real
+connections, real PostgreSQL; ``transaction=True``). The last tests check the
+statements are prepared (and not, with prepared statements off).
+"""
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+
+import rules
+from accounts.models import User
+from games.errors import TableError
+from games.models import GameEvent, ProcessedCommand, Seat, Table
+from games.services import action_submit
+from games.services.locking import table_lock
+from tests.accounts.factories import UserFactory
+from tests.games.tables import seat_users, table_started
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(60)]
+
+GAME = rules.get_game("alkort")
+
+
+def _waiting_on_a_lock() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity "
+            "WHERE wait_event_type = 'Lock' AND datname = current_database()"
+        )
+        (count,) = cursor.fetchone()
+    return int(count)
+
+
+def _while_locked(
+    table: Table, change: Callable[[], None], move: Callable[[], Any]
+) -> Any:
+    """``change`` under the row lock; ``move`` waits for it; then commit."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the row lock is PostgreSQL's")
+    locked, release = threading.Event(), threading.Event()
+    result: list[Any] = []
+
+    def holder() -> None:
+        try:
+            with transaction.atomic():
+                table_lock(table.pk)
+                change()
+                locked.set()
+                release.wait(timeout=20)
+        finally:
+            connection.close()
+
+    def mover() -> None:
+        try:
+            result.append(("ok", move()))
+        except TableError as exc:
+            result.append((exc.status, exc.code, exc.message))
+        finally:
+            connection.close()
+
+    first = threading.Thread(target=holder)
+    first.start()
+    assert locked.wait(timeout=20)
+    second = threading.Thread(target=mover)
+    second.start()
+    deadline = time.monotonic() + 20
+    while _waiting_on_a_lock() == 0:  # the move is queued behind the lock
+        assert time.monotonic() < deadline, "the move never waited for the lock"
+        time.sleep(0.01)
+    assert result == []
+    release.set()
+    first.join(timeout=20)
+    second.join(timeout=20)
+    return result[0]
+
+
+@pytest.fixture
+def table() -> Table:
+    return table_started(seating=[UserFactory(), UserFactory()])
+
+
+def _action(table: Table) -> dict[str, Any]:
+    return dict(GAME.legal_actions(GAME.load_state(table.state), 1)[0])
+
+
+def test_a_command_stored_by_the_lock_holder_answers_the_waiting_retry(
+    table: Table,
+) -> None:
+    bo = seat_users(table)[1]
+    action = _action(table)
+    stored = {"seq": 3, "status": "playing", "view": {}, "legal_actions": []}
+
+    def store() -> None:
+        ProcessedCommand.objects.create(
+            table_id=table.pk, seat=1, command_id="c-1", action=action, response=stored
+        )
+
+    result = _while_locked(
+        table,
+        store,
+        lambda: action_submit(
+            table_id=table.pk, user=bo, action=action, command_id="c-1"
+        ),
+    )
+
+    assert result == ("ok", stored)
+    assert GameEvent.objects.filter(table=table).count() == 2  # nothing applied
+
+
+def test_a_seat_changed_by_the_lock_holder_is_seen_by_the_waiting_move(
+    table: Table,
+) -> None:
+    bo = seat_users(table)[1]
+    action = _action(table)
+    other = UserFactory()
+
+    result = _while_locked(
+        table,
+        lambda: Seat.objects.filter(table=table, index=1).update(user=other),
+        lambda: action_submit(table_id=table.pk, user=bo, action=action),
+    )
+
+    assert result == (403, "not_seated", f"You have no seat at table {table.pk}.")
+    assert GameEvent.objects.filter(table=table).count() == 2
+
+
+def test_the_table_row_is_read_as_the_lock_holder_left_it(table: Table) -> None:
+    bo = seat_users(table)[1]
+    action = _action(table)
+
+    def move_first() -> None:
+        action_submit(table_id=table.pk, user=bo, action=action)
+
+    result = _while_locked(
+        table,
+        move_first,
+        lambda: action_submit(
+            table_id=table.pk, user=bo, action=action, expected_seq=2
+        ),
+    )
+
+    seq = Table.objects.get(pk=table.pk).seq
+    assert seq > 2
+    assert result == (
+        409,
+        "stale",
+        f"Your view is stale: table {table.pk} is at seq {seq}, not 2. "
+        "Fetch the table and try again.",
+    )
+    assert GameEvent.objects.filter(table=table).count() == seq
+
+
+def test_an_unknown_table_is_not_found() -> None:
+    with pytest.raises(TableError) as caught:
+        action_submit(
+            table_id=987654, user=User.objects.create_user("x"), action={"type": "a"}
+        )
+
+    assert (caught.value.status, caught.value.code, caught.value.message) == (
+        404,
+        "not_found",
+        "Table 987654 does not exist.",
+    )
+
+
+def _prepared() -> list[str]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT statement FROM pg_prepared_statements ORDER BY statement"
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+def test_a_move_runs_its_statements_prepared(table: Table) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's")
+    bo = seat_users(table)[1]
+    connection.ensure_connection()
+    assert connection.connection.prepare_threshold == 5  # the settings' default
+
+    action_submit(table_id=table.pk, user=bo, action=_action(table), command_id="p")
+
+    prepared = _prepared()
+    assert sum("FROM games_table WHERE id = $1 FOR UPDATE" in s for s in prepared) == 1
+    assert sum("FROM games_seat s" in s for s in prepared) == 1
+    assert sum("INSERT INTO games_gameevent" in s for s in prepared) == 1
+
+
+def test_without_prepared_statements_a_move_prepares_nothing(table: Table) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's")
+    bo = seat_users(table)[1]
+    connection.close()  # a fresh connection: nothing prepared on it yet
+    connection.ensure_connection()
+    connection.connection.prepare_threshold = None  # DB_PREPARED_STATEMENTS=false
+    try:
+        result = action_submit(table_id=table.pk, user=bo, action=_action(table))
+
+        assert result["seq"] == Table.objects.get(pk=table.pk).seq
+        assert _prepared() == []
+    finally:
+        connection.close()  # the next test connects with the settings' threshold
