@@ -51,6 +51,9 @@ class TableSummaryOutputSerializer(serializers.Serializer):
     players = serializers.IntegerField()
     options = serializers.DictField()
     rated = serializers.BooleanField()
+    time_control = serializers.IntegerField(
+        allow_null=True, help_text="Seconds per move; null for a casual table."
+    )
     created_by = serializers.CharField()
     seats = SeatOutputSerializer(many=True)
     seq = serializers.IntegerField()
@@ -76,6 +79,10 @@ class TableOutputSerializer(TableSummaryOutputSerializer):
     legal_actions = serializers.ListField(
         child=serializers.DictField(),
         help_text="The requester's moves; empty unless their seat may act now.",
+    )
+    deadline = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When the current move's time runs out (timed tables in play).",
     )
 
 
@@ -167,6 +174,12 @@ class TableListApi(TableApi):
             {"type": "object", "additionalProperties": True},
         )
         rated = serializers.BooleanField(required=False, default=False)
+        time_control = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            default=None,
+            help_text="Seconds per move (turn timer); omit for a casual table.",
+        )
         watch = serializers.BooleanField(
             required=False,
             default=False,

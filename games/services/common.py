@@ -1,10 +1,10 @@
-"""Pieces every table service shares: the row lock, recording, follow-ups.
+"""Pieces every table service shares: the row lock and recording.
 
 Writes to a table always happen inside ``transaction.atomic`` with the table
 row locked (``table_lock``), so moves, joins and starts on one table are
 serialised; what other processes must hear about (live play, bot turns,
-statistics) is scheduled with ``transaction.on_commit`` and never runs for a
-rolled-back change.
+statistics) is scheduled with ``transaction.on_commit`` by
+``games.services.followups`` and never runs for a rolled-back change.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from django.utils import timezone
 
 import rules
 from accounts.models import User
-from games import event_store, realtime, signals
+from games import event_store
 from games.errors import Conflict, Forbidden, NotFound
 from games.models import Seat, Table, TableStatus
 from games.state_cache import state_get, state_put
@@ -34,7 +34,8 @@ def table_lock(table_id: int) -> Table:
 
 
 _SEATS_SQL = """
-SELECT s.id, s."index", s.user_id, s.bot_level, c.action, c.response
+SELECT s.id, s."index", s.user_id, s.bot_level, s.away, s.timeouts,
+       c.action, c.response
 FROM games_seat s
 LEFT JOIN games_processedcommand c
     ON c.table_id = s.table_id AND c.seat = s."index" AND c.command_id = %s
@@ -72,9 +73,10 @@ def table_lock_seats(
         rows = cursor.fetchall()
     seats = []
     done: dict[int, DoneCommand] = {}
-    for pk, index, user_id, bot_level, action, response in rows:
+    for pk, index, user_id, bot_level, away, timeouts, action, response in rows:
         seat = Seat(id=pk, table=table, index=index, user_id=user_id)
         seat.bot_level = bot_level
+        seat.away, seat.timeouts = bool(away), timeouts
         seats.append(seat)
         if response is not None:
             done[index] = DoneCommand(_json(action), _json(response))
@@ -181,40 +183,3 @@ def record(
     transaction.on_commit(
         partial(state_put, table.pk, table.seq, table.seed_sha256, state), robust=True
     )
-
-
-def followups_schedule(
-    *,
-    table: Table,
-    bots_to_act: bool = False,
-    queue_bots: bool = True,
-) -> None:
-    """On commit: notify live play; queue bot turns; announce a finished match.
-
-    ``bots_to_act`` says a bot seat may act now; ``queue_bots=False`` is for
-    the bot loop itself, which plays on without queuing another task.
-    """
-    table_id, seq = table.pk, table.seq
-    transaction.on_commit(lambda: realtime.table_changed(table_id, seq), robust=True)
-    if table.status == TableStatus.FINISHED:
-        transaction.on_commit(lambda: _table_finished_send(table_id), robust=True)
-    elif bots_to_act and queue_bots:
-        transaction.on_commit(lambda: bot_turns_queue(table_id, seq), robust=True)
-
-
-def _table_finished_send(table_id: int) -> None:
-    # send_robust logs a failing receiver and goes on with the others.
-    signals.table_finished.send_robust(sender=Table, table_id=table_id)
-
-
-def bot_turns_queue(table_id: int, seq: int) -> None:
-    """Queue the bot-turn task for the table as it stands at ``seq``."""
-    from games.tasks import bot_turns_play
-
-    bot_turns_play.delay(table_id, seq)
-
-
-def bots_to_act(game: rules.Game[Any], state: Any, seats: list[Seat]) -> bool:
-    """Whether some bot seat is among the seats that may act now."""
-    to_act = set(game.to_act(state))
-    return any(s.bot_level is not None and s.index in to_act for s in seats)

@@ -73,6 +73,8 @@ def test_create_answers_201_with_the_table(player: Callable[..., Player]) -> Non
         "seat": 0,
         "view": None,
         "legal_actions": [],
+        "time_control": None,
+        "deadline": None,
     }
 
 
