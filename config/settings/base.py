@@ -125,6 +125,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis: channel layer, cache, Celery broker -----------------------------
 
 REDIS_URL = env.str("REDIS_URL", default="")
+# The channel layer may live on a Redis of its own (default: REDIS_URL).
+CHANNEL_LAYER_URL = env.str("CHANNEL_LAYER_URL", default=REDIS_URL)
 CHANNEL_LAYERS: dict[str, dict[str, Any]]
 CACHES: dict[str, dict[str, Any]]
 if REDIS_URL:
@@ -136,7 +138,7 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                "hosts": [CHANNEL_LAYER_URL],
                 "prefix": "cardroom-asgi",
                 "capacity": env.int("CHANNEL_CAPACITY", default=200),
                 "expiry": 60,
@@ -174,6 +176,14 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 5}
+# A broker that is down must not hold a committed move's request for long:
+# the turn sweep re-schedules what could not be sent.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
 CELERY_TIMEZONE = "UTC"
 # The queue the web processes send to and the workers read (one per test
 # worker in the test settings, so parallel test runs never take each other's).
