@@ -31,6 +31,8 @@ from games.services import presence
 #: Close codes (docs/live-protocol.md).
 CLOSE_INVALID_TOKEN = 4401
 CLOSE_UNKNOWN_TABLE = 4404
+#: The live feed (channel layer) failed: reconnect with ``?after=<last seq>``.
+CLOSE_FEED_LOST = 4503
 
 NOT_AUTHENTICATED = exceptions.NotAuthenticated()
 
@@ -44,6 +46,20 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     last_seq: int | None
     joined: bool = False
     registered: bool = False  # counted for presence (a seated person)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Run the consumer; if the channel layer fails under it, close the
+        socket with ``CLOSE_FEED_LOST`` so the client reconnects and resyncs
+        (logged once per outage, not per socket)."""
+        try:
+            await super().__call__(scope, receive, send)
+        except realtime.LAYER_ERRORS as exc:
+            realtime.layer_failed("a table socket's feed", exc)
+            if self.registered:
+                await database_sync_to_async(presence.connection_close)(
+                    table_id=self.table_id, channel_name=self.channel_name
+                )
+            await send({"type": "websocket.close", "code": CLOSE_FEED_LOST})
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])

@@ -29,6 +29,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from channels.layers import get_channel_layer
+from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +40,13 @@ PRESENCE_CHANGED = "presence.changed"
 
 #: Seconds one publish may take before it counts as failed.
 PUBLISH_TIMEOUT = 2.0
+
+#: What a channel layer that lost its backend raises.
+LAYER_ERRORS: tuple[type[BaseException], ...] = (
+    RedisError,
+    OSError,
+    asyncio.TimeoutError,
+)
 
 
 def table_group(table_id: int) -> str:
@@ -107,21 +115,26 @@ def _submit(make: Callable[[], Awaitable[None]]) -> Future[None]:
     return asyncio.run_coroutine_threadsafe(run(), _loop())
 
 
+def layer_failed(what: str, error: BaseException) -> None:
+    """Log a channel-layer failure, once until the layer works again."""
+    global _failing
+    if not _failing:
+        _failing = True
+        logger.error(
+            "Live notifications are failing (first: %s): %r. Moves still "
+            "commit; clients resync when the channel layer is back. Logged "
+            "once until it recovers.",
+            what,
+            error,
+        )
+
+
 def _report(done: Future[None], group: str, message: dict[str, Any]) -> None:
     global _failing
     _pending.discard(done)
     error = None if done.cancelled() else done.exception()
     if error is not None:
-        if not _failing:
-            _failing = True
-            logger.error(
-                "Live notifications are failing (first: %s to %s): %r. Moves "
-                "still commit; clients resync when the channel layer is back. "
-                "Logged once until it recovers.",
-                message["type"],
-                group,
-                error,
-            )
+        layer_failed(f"{message['type']} to {group}", error)
     elif _failing:
         _failing = False
         logger.warning("Live notifications work again.")

@@ -22,6 +22,11 @@ def duel(
 ) -> tuple[int, Api, Api]:
     """Two-player Alkort between two new people (seat 1 acts first)."""
     a, b = servers or (stack.base, stack.base)
+    return duel_on(a, b, **extra)
+
+
+def duel_on(a: str, b: str, **extra: Any) -> tuple[int, Api, Api]:
+    """``duel`` with Ada registered on server ``a`` and Bo on ``b``."""
     tag = uuid.uuid4().hex[:8]
     ada, bo = person(a, f"ada-{tag}"), person(b, f"bo-{tag}")
     table = ada.post(
