@@ -17,6 +17,7 @@ import json
 from typing import Any
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from rest_framework import exceptions
@@ -35,6 +36,15 @@ CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_FEED_LOST = 4503
 
 NOT_AUTHENTICATED = exceptions.NotAuthenticated()
+
+
+def _db(fn: Any) -> Any:
+    """Run ``fn`` in a worker thread with its own database connection.
+
+    Not thread-sensitive: many sockets' reads run side by side instead of
+    queuing for the one thread that thread-sensitive calls share.
+    """
+    return database_sync_to_async(fn, thread_sensitive=False)
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
@@ -56,10 +66,23 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         except realtime.LAYER_ERRORS as exc:
             realtime.layer_failed("a table socket's feed", exc)
             if self.registered:
-                await database_sync_to_async(presence.connection_close)(
+                await _db(presence.connection_close)(
                     table_id=self.table_id, channel_name=self.channel_name
                 )
             await send({"type": "websocket.close", "code": CLOSE_FEED_LOST})
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch without its ``aclose_old_connections`` hop.
+
+        That hop runs in the one thread every thread-sensitive call of the
+        process shares, so with hundreds of sockets each message would queue
+        there. Nothing here touches the database outside ``_db``, whose worker
+        threads close stale connections themselves before and after each call.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -77,7 +100,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         )
         self.joined = True
         try:
-            opened = await database_sync_to_async(presence.connection_open)(
+            opened = await _db(presence.connection_open)(
                 table_id=self.table_id, user=self.user, channel_name=self.channel_name
             )
         except NotFound:
@@ -86,9 +109,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.seat = opened.seat
         self.registered = opened.seat is not None
         await self._catch_up(after=_after_param(self.scope), always=True)
-        seats = await database_sync_to_async(frames.presence_list)(
-            table_id=self.table_id
-        )
+        seats = await _db(frames.presence_list)(table_id=self.table_id)
         await self.send_json({"type": "presence", "seats": seats})
 
     async def disconnect(self, code: int) -> None:
@@ -98,7 +119,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             realtime.table_group(self.table_id), self.channel_name
         )
         if self.registered:
-            await database_sync_to_async(presence.connection_close)(
+            await _db(presence.connection_close)(
                 table_id=self.table_id, channel_name=self.channel_name
             )
 
@@ -129,9 +150,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self._catch_up(after=after, always=True)
         elif kind == "ping":
             if self.registered:
-                await database_sync_to_async(presence.connection_seen)(
-                    channel_name=self.channel_name
-                )
+                await _db(presence.connection_seen)(channel_name=self.channel_name)
             await self._catch_up(after=self.last_seq)
             await self.send_json({"type": "pong"})
         else:
@@ -152,7 +171,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self._error(body["code"], body["message"], command_id)
             return
         try:
-            await database_sync_to_async(services.action_submit)(
+            await _db(services.action_submit)(
                 table_id=self.table_id, user=self.user, **serializer.validated_data
             )
         except TableError as exc:
@@ -185,7 +204,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def _catch_up(self, *, after: int | None, always: bool = False) -> None:
         """Send one ``state`` frame with everything after ``after``."""
-        frame = await database_sync_to_async(frames.frame_state)(
+        frame = await _db(frames.frame_state)(
             table_id=self.table_id,
             user_id=self.user.pk if self.user else None,
             after=after,

@@ -11,11 +11,13 @@ The protocol is described in ``docs/live-protocol.md``.
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import OuterRef, Subquery
+from django.db import connection
 from django.utils import timezone
 
 import rules
@@ -23,33 +25,126 @@ from games import event_store
 from games.errors import NotFound
 from games.models import Seat, SeatConnection, Table, TableStatus
 from games.services.followups import turn_deadline
-from games.state_cache import state_get
+from games.state_cache import state_get, state_put
 
 #: A connection whose client has not pinged for this long no longer counts as
 #: present (its server process may have died without closing it).
 PRESENCE_STALE_SECONDS = 90
 
 
-def _table_with_seat(table_id: int, user_id: int | None) -> tuple[Table, int | None]:
-    """The table row and the user's own (person) seat, in one query."""
-    tables = Table.objects.filter(pk=table_id)
-    if user_id is not None:
-        tables = tables.annotate(
-            my_seat=Subquery(
-                Seat.objects.filter(
-                    table=OuterRef("pk"), user_id=user_id, bot_level__isnull=True
-                ).values("index")[:1]
+@dataclass(frozen=True)
+class _Row:
+    """What a frame needs of the table, read in one statement."""
+
+    seq: int
+    status: str
+    game: str
+    seed_sha256: str
+    time_control: int | None
+    updated_at: Any
+    seat: int | None
+    events: list[event_store.StoredEvent] | None
+
+    @property
+    def deadline(self) -> Any:
+        return turn_deadline(self)  # type: ignore[arg-type]
+
+
+# One round trip on PostgreSQL: the table, the requester's seat, and the
+# events after ``after`` up to the table's seq, all from one snapshot (events
+# up to a seq commit with the table row that names it).
+_FRAME_SQL = """
+SELECT t.seq, t.status, t.game, t.seed_sha256, t.time_control, t.updated_at,
+    (SELECT s."index" FROM games_seat s
+     WHERE s.table_id = t.id AND s.user_id = %(user)s AND s.bot_level IS NULL
+     LIMIT 1),
+    CASE WHEN %(events)s THEN COALESCE(
+        (SELECT json_agg(json_build_array(e.seq, e.type, e.version, e.payload, e.seat)
+                         ORDER BY e.seq)
+         FROM games_gameevent e
+         WHERE e.table_id = t.id AND e.seq > %(after)s AND e.seq <= t.seq),
+        '[]') END
+FROM games_table t WHERE t.id = %(table)s
+"""
+
+
+def _row(table_id: int, user_id: int | None, after: int | None) -> _Row:
+    """The table row for a frame; ``NotFound`` if there is none.
+
+    Events are read only when the frame will carry them (``after`` known and
+    at most ``LIVE_RESYNC_MAX_EVENTS`` behind; checked again by the caller).
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                _FRAME_SQL,
+                {
+                    "table": table_id,
+                    "user": user_id,
+                    "after": after or 0,
+                    "events": after is not None,
+                },
             )
-        )
-    table = tables.first()
+            found = cursor.fetchone()
+        if found is None:
+            raise NotFound("not_found", f"Table {table_id} does not exist.")
+        *head, seat, raw = found
+        events = None
+        if raw is not None:
+            items = json.loads(raw) if isinstance(raw, str) else raw
+            events = [
+                event_store.StoredEvent(
+                    seq, event_store.upcast(type_, version, payload), at_seat, None
+                )
+                for seq, type_, version, payload, at_seat in items
+            ]
+        return _Row(*head, seat=seat, events=events)
+    table = Table.objects.filter(pk=table_id).defer("state").first()
     if table is None:
         raise NotFound("not_found", f"Table {table_id} does not exist.")
-    return table, getattr(table, "my_seat", None)
+    seat = None
+    if user_id is not None:
+        seat = (
+            Seat.objects.filter(table=table, user_id=user_id, bot_level__isnull=True)
+            .values_list("index", flat=True)
+            .first()
+        )
+    events = None
+    if after is not None:
+        events = event_store.load(table, after=after, until=table.seq)
+    return _Row(
+        table.seq,
+        table.status,
+        table.game,
+        table.seed_sha256,
+        table.time_control,
+        table.updated_at,
+        seat,
+        events,
+    )
+
+
+def _state(game: rules.Game[Any], table_id: int, row: _Row) -> Any | None:
+    """The table's state at ``row.seq`` (memo, else the row); None if the
+    table has moved past it meanwhile."""
+    state = state_get(table_id, row.seq, row.seed_sha256)
+    if state is not None:
+        return state
+    data = (
+        Table.objects.filter(pk=table_id, seq=row.seq)
+        .values_list("state", flat=True)
+        .first()
+    )
+    if data is None:
+        return None
+    state = game.load_state(data)
+    state_put(table_id, row.seq, row.seed_sha256, state)
+    return state
 
 
 def seat_find(*, table_id: int, user_id: int | None) -> int | None:
     """The user's seat at the table (None: a spectator); ``NotFound``."""
-    return _table_with_seat(table_id, user_id)[1]
+    return _row(table_id, user_id, None).seat
 
 
 def frame_state(
@@ -67,44 +162,50 @@ def frame_state(
     wrong). Returns None when the connection is up to date, unless
     ``always`` (an answer to ``sync``: a frame with no events).
     """
-    table, seat = _table_with_seat(table_id, user_id)
-    if after == table.seq and not always:
-        return None
-    full = (
-        after is None
-        or after > table.seq
-        or table.seq - after > settings.LIVE_RESYNC_MAX_EVENTS
-    )
-    view: dict[str, Any] | None = None
-    legal: list[dict[str, Any]] = []
+    while True:
+        row = _row(table_id, user_id, after)
+        if after == row.seq and not always:
+            return None
+        full = (
+            after is None
+            or after > row.seq
+            or row.seq - after > settings.LIVE_RESYNC_MAX_EVENTS
+        )
+        game = rules.get_game(row.game)
+        if row.seq == 0:  # a lobby table: nothing dealt yet
+            return _frame(row, full, None, [], [])
+        state = _state(game, table_id, row)
+        if state is not None:
+            break  # else a move landed between the two reads: read again
+    seat = row.seat
+    legal = game.legal_actions(state, seat) if seat in game.to_act(state) else []
     events: list[dict[str, Any]] = []
-    if table.state is not None:
-        game = rules.get_game(table.game)
-        state = state_get(table.pk, table.seq, table.seed_sha256)
-        if state is None:
-            state = game.load_state(table.state)
-        view = game.view(state, seat)
-        if seat is not None and seat in game.to_act(state):
-            legal = game.legal_actions(state, seat)
-        if not full:
-            stored = event_store.load(table, after=after or 0, until=table.seq)
-            public = table.status == TableStatus.FINISHED
-            events = [
-                {
-                    "seq": item.seq,
-                    **(
-                        item.event if public else game.redact(item.event, seat)
-                    ).to_json(),
-                    "seat": item.seat,
-                }
-                for item in stored
-            ]
-    deadline = turn_deadline(table)
+    if not full and row.events:
+        public = row.status == TableStatus.FINISHED
+        events = [
+            {
+                "seq": item.seq,
+                **(item.event if public else game.redact(item.event, seat)).to_json(),
+                "seat": item.seat,
+            }
+            for item in row.events
+        ]
+    return _frame(row, full, game.view(state, seat), legal, events)
+
+
+def _frame(
+    row: _Row,
+    full: bool,
+    view: dict[str, Any] | None,
+    legal: list[dict[str, Any]],
+    events: list[dict[str, Any]],
+) -> dict[str, Any]:
+    deadline = row.deadline
     return {
         "type": "state",
-        "seq": table.seq,
-        "status": table.status,
-        "seat": seat,
+        "seq": row.seq,
+        "status": row.status,
+        "seat": row.seat,
         "full": full,
         "view": view,
         "legal_actions": legal,
