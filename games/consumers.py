@@ -188,14 +188,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def table_changed(self, message: dict[str, Any]) -> None:
         """The table's log now ends at ``message["seq"]``: send what is new.
 
-        A notification at the seq we hold announces a change without events
-        (a seat taken or handed to a bot): a frame with no events follows, so
-        the view matches the connection's seat again. Older ones are dropped.
+        Notifications of seqs we already delivered are dropped (the echo of
+        our own move, late arrivals). One that says the seats changed (a seat
+        taken, or handed to a bot) always gets a frame, so the view matches
+        the connection's seat again.
         """
-        if self.last_seq is None or message["seq"] > self.last_seq:
-            await self._catch_up(after=self.last_seq)
-        elif message["seq"] == self.last_seq:
+        if message.get("seats"):
             await self._catch_up(after=self.last_seq, always=True)
+        elif self.last_seq is None or message["seq"] > self.last_seq:
+            await self._catch_up(after=self.last_seq)
 
     async def presence_changed(self, message: dict[str, Any]) -> None:
         await self.send_json({"type": "presence", "seats": message["seats"]})

@@ -54,9 +54,16 @@ def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-def table_changed(table_id: int, seq: int) -> None:
-    """Tell the table's group that its log now ends at ``seq`` (on commit)."""
-    _publish(table_group(table_id), {"type": TABLE_CHANGED, "seq": seq})
+def table_changed(table_id: int, seq: int, *, seats: bool = False) -> None:
+    """Tell the table's group that its log now ends at ``seq`` (on commit).
+
+    ``seats``: the seats changed without new events (a join, a bot, a person
+    leaving mid-match), so every connection should refresh its frame.
+    """
+    message: dict[str, Any] = {"type": TABLE_CHANGED, "seq": seq}
+    if seats:
+        message["seats"] = True
+    _publish(table_group(table_id), message)
 
 
 def presence_changed(table_id: int, seats: list[dict[str, Any]]) -> None:

@@ -78,16 +78,21 @@ def followups_schedule(
     game: rules.Game[Any] | None = None,
     state: Any = None,
     seats: Iterable[Seat] = (),
+    seats_changed: bool = False,
 ) -> None:
     """On commit: notify live play, then schedule the next turn or announce
     the end.
 
     ``game``, ``state`` and ``seats`` describe the table after the change (the
     caller holds the table row); without a state (lobby changes) only the
-    notification is sent.
+    notification is sent. ``seats_changed``: who sits where changed, not the
+    log (lobby changes always are).
     """
     table_id, seq = table.pk, table.seq
-    transaction.on_commit(lambda: realtime.table_changed(table_id, seq), robust=True)
+    refresh = seats_changed or state is None
+    transaction.on_commit(
+        lambda: realtime.table_changed(table_id, seq, seats=refresh), robust=True
+    )
     if table.status == TableStatus.FINISHED:
         transaction.on_commit(lambda: _table_finished_send(table_id), robust=True)
         return

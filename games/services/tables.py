@@ -216,7 +216,9 @@ def table_leave(*, table_id: int, user: User) -> Table:
     seat.save(update_fields=["replaced_user", "user", "bot_level", "away", "timeouts"])
     game = rules.get_game(table.game)
     state = state_load(game, table)
-    followups_schedule(table=table, game=game, state=state, seats=seats)
+    followups_schedule(
+        table=table, game=game, state=state, seats=seats, seats_changed=True
+    )
     return table
 
 

@@ -159,6 +159,9 @@ def test_a_seat_acts_over_the_socket_and_every_socket_hears_of_it() -> None:
                 await sock.next("state")
             await bo.send({"type": "act", "action": action, "expected_seq": 2})
             frames = [await sock.next("state") for sock in (bo, ada, spectator)]
+            # One frame per move each: the echo of Bo's own move adds nothing.
+            for sock in (bo, ada, spectator):
+                assert await sock.quiet(0.5)
         state = GAME.replay(
             await database_sync_to_async(event_store.load_events)(table.pk)
         )
