@@ -61,6 +61,15 @@ class Socket:
             if kind is None or frame["type"] == kind:
                 return frame
 
+    async def states_within(self, seconds: float) -> list[Any]:
+        """The state frames that arrive within ``seconds`` (others skipped)."""
+        states = []
+        while not await self.comm.receive_nothing(timeout=seconds):
+            frame = await self.comm.receive_json_from()
+            if frame["type"] == "state":
+                states.append(frame)
+        return states
+
     async def quiet(self, timeout: float = 0.3) -> bool:
         return await self.comm.receive_nothing(timeout=timeout)
 
@@ -161,7 +170,7 @@ def test_a_seat_acts_over_the_socket_and_every_socket_hears_of_it() -> None:
             frames = [await sock.next("state") for sock in (bo, ada, spectator)]
             # One frame per move each: the echo of Bo's own move adds nothing.
             for sock in (bo, ada, spectator):
-                assert await sock.quiet(0.5)
+                assert await sock.states_within(0.5) == []
         state = GAME.replay(
             await database_sync_to_async(event_store.load_events)(table.pk)
         )
