@@ -39,7 +39,7 @@ TABLE_CHANGED = "table.changed"
 PRESENCE_CHANGED = "presence.changed"
 
 #: Seconds one publish may take before it counts as failed.
-PUBLISH_TIMEOUT = 2.0
+PUBLISH_TIMEOUT = 5.0
 
 #: What a channel layer that lost its backend raises.
 LAYER_ERRORS: tuple[type[BaseException], ...] = (
