@@ -61,6 +61,8 @@ class TokenAuthMiddleware:
 
 @database_sync_to_async
 def _token_user(key: str) -> Any:
+    # Imported here: this module is imported by tests before the app
+    # registry is ready, and models need it.
     from rest_framework.authtoken.models import Token
 
     token = Token.objects.select_related("user").filter(key=key).first()

@@ -43,7 +43,8 @@ class _Row:
     time_control: int | None
     updated_at: Any
     seat: int | None
-    events: list[event_store.StoredEvent] | None
+    #: ``(seq, event, acting seat)`` after ``after``, or None when not read.
+    events: list[tuple[int, rules.Event, int | None]] | None
 
     @property
     def deadline(self) -> Any:
@@ -88,17 +89,15 @@ def _row(table_id: int, user_id: int | None, after: int | None) -> _Row:
             found = cursor.fetchone()
         if found is None:
             raise NotFound("not_found", f"Table {table_id} does not exist.")
-        *head, seat, raw = found
+        seq, status, game, sha, time_control, updated_at, seat, raw = found
         events = None
         if raw is not None:
             items = json.loads(raw) if isinstance(raw, str) else raw
             events = [
-                event_store.StoredEvent(
-                    seq, event_store.upcast(type_, version, payload), at_seat, None
-                )
-                for seq, type_, version, payload, at_seat in items
+                (seq_, event_store.upcast(type_, version, payload), at_seat)
+                for seq_, type_, version, payload, at_seat in items
             ]
-        return _Row(*head, seat=seat, events=events)
+        return _Row(seq, status, game, sha, time_control, updated_at, seat, events)
     table = Table.objects.filter(pk=table_id).defer("state").first()
     if table is None:
         raise NotFound("not_found", f"Table {table_id} does not exist.")
@@ -111,7 +110,8 @@ def _row(table_id: int, user_id: int | None, after: int | None) -> _Row:
         )
     events = None
     if after is not None:
-        events = event_store.load(table, after=after, until=table.seq)
+        stored = event_store.load(table, after=after, until=table.seq)
+        events = [(item.seq, item.event, item.seat) for item in stored]
     return _Row(
         table.seq,
         table.status,
@@ -184,11 +184,11 @@ def frame_state(
         public = row.status == TableStatus.FINISHED
         events = [
             {
-                "seq": item.seq,
-                **(item.event if public else game.redact(item.event, seat)).to_json(),
-                "seat": item.seat,
+                "seq": seq,
+                **(event if public else game.redact(event, seat)).to_json(),
+                "seat": at_seat,
             }
-            for item in row.events
+            for seq, event, at_seat in row.events
         ]
     return _frame(row, full, game.view(state, seat), legal, events)
 

@@ -36,6 +36,8 @@ from typing import Any
 from django.conf import settings
 from django.db import close_old_connections
 
+from config.celery import app as celery_app
+
 logger = logging.getLogger(__name__)
 
 Job = Callable[..., Any]
@@ -60,9 +62,7 @@ def job_schedule(name: str, *args: Any, delay: float = 0.0) -> None:
     """
     runner = settings.TASK_RUNNER
     if runner == "celery":
-        from config.celery import app
-
-        app.send_task(name, args=list(args), countdown=delay or None)
+        celery_app.send_task(name, args=list(args), countdown=delay or None)
     elif runner == "thread":
         _background().add(name, args, delay)
     elif runner == "inline":

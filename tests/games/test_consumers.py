@@ -28,7 +28,7 @@ from tests.games.tables import seat_users, table_started
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
 
 GAME = rules.get_game("alkort")
-WAIT = 5.0
+WAIT = 15.0
 
 
 class Socket:
