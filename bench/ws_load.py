@@ -61,6 +61,8 @@ sys.path.insert(0, str(ROOT))
 GAME, PLAYERS, OPTIONS = "alkort", 4, {"target": 10}
 #: Seconds without a frame after which a finished table's socket closes.
 QUIET = 1.5
+#: A seat that hears nothing this long pings (a ping also catches up).
+PING_AFTER = 5.0
 #: Handshakes in flight at once (a storm of 800 at once is not what we measure).
 CONNECTING = 32
 
@@ -189,6 +191,7 @@ class Bench:
         moves = defaultdict(int)
         done = {table_id: asyncio.Event() for table_id, _ in tables}
         errors: list[str] = []
+        pings = [0]
         rng = random.Random(7)
 
         sockets = len(tables) * PLAYERS
@@ -206,7 +209,14 @@ class Bench:
                 all_open.set()
             await all_open.wait()  # play starts once every seat is connected
             async with ws:
-                async for raw in ws:
+                while True:
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), PING_AFTER)
+                    except TimeoutError:
+                        # As real clients do: a ping also catches up.
+                        pings[0] += 1
+                        await ws.send('{"type": "ping"}')
+                        continue
                     now = time.time()
                     frame = json.loads(raw)
                     if frame["type"] == "error":
@@ -270,6 +280,7 @@ class Bench:
             "moves": sum(moves.values()),
             "seconds": took,
             "errors": errors,
+            "pings": pings[0],
         }
 
     def commit_times(self) -> tuple[dict[tuple[int, int], float], dict[int, int]]:
@@ -393,6 +404,7 @@ class Bench:
             "cardroom_lost": lost,
             "cardroom_duplicated": dup,
             "cardroom_errors": len(live["errors"]),
+            "cardroom_idle_pings": live["pings"],
             "floor_p50_ms": round(pct(floor["delays"], 0.5) * 1000, 1),
             "floor_p99_ms": round(pct(floor["delays"], 0.99) * 1000, 1),
             "floor_frames": len(floor["delays"]),
@@ -409,7 +421,12 @@ class Bench:
         return result
 
 
+def _stop(signum: int, frame: Any) -> None:
+    raise SystemExit(f"stopped by signal {signum}")
+
+
 def main() -> None:
+    signal.signal(signal.SIGTERM, _stop)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--moves", type=int, default=40, help="moves per table")
@@ -427,7 +444,8 @@ def main() -> None:
         f"  cardroom: commit->frame p50 {result['cardroom_p50_ms']} ms, "
         f"p99 {result['cardroom_p99_ms']} ms over {result['cardroom_frames']} "
         f"frames; lost {result['cardroom_lost']}, duplicated "
-        f"{result['cardroom_duplicated']}, errors {result['cardroom_errors']}"
+        f"{result['cardroom_duplicated']}, errors {result['cardroom_errors']}, "
+        f"idle pings {result['cardroom_idle_pings']}"
     )
     print(
         f"  floor (bare relay): p50 {result['floor_p50_ms']} ms, p99 "
