@@ -117,7 +117,10 @@ def _publish(group: str, message: dict[str, Any]) -> None:
 
 def _submit(make: Callable[[], Awaitable[None]]) -> Future[None]:
     async def run() -> None:
-        await asyncio.wait_for(make(), PUBLISH_TIMEOUT)
+        # A slow publish is reported but not cancelled: under load it still
+        # arrives late rather than never (a dead Redis fails fast anyway).
+        sending = asyncio.ensure_future(make())
+        await asyncio.wait_for(asyncio.shield(sending), PUBLISH_TIMEOUT)
 
     return asyncio.run_coroutine_threadsafe(run(), _loop())
 
