@@ -23,6 +23,7 @@ from config.pagination import Pagination, page_serializer
 from config.schema import documented
 from games import selectors, services
 from games.models import TableStatus
+from games.services.tables import TIME_CONTROL_MAX
 
 
 def _user(request: Request) -> Any:
@@ -178,6 +179,8 @@ class TableListApi(TableApi):
             required=False,
             allow_null=True,
             default=None,
+            min_value=1,
+            max_value=TIME_CONTROL_MAX,
             help_text="Seconds per move (turn timer); omit for a casual table.",
         )
         watch = serializers.BooleanField(
