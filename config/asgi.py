@@ -2,11 +2,17 @@
 
 ``make run`` serves it with daphne; ``make up`` and the containers with
 uvicorn (``scripts/web.sh``, see docs/performance.md for why).
-WebSocket routes come from ``games.routing``; the session cookie authenticates
-browsers (``AuthMiddlewareStack``) and the origin check keeps foreign pages out.
+WebSocket routes come from ``games.routing``; the origin check keeps foreign
+pages out, the session cookie authenticates browsers (``AuthMiddlewareStack``)
+and ``?token=`` API clients (``TokenAuthMiddleware``). Every connection
+records the server's running loop, so live notifications committed in this
+process's threads go out on it (``games.realtime``). On the embedded default
+the turn sweep runs on this process's scheduler thread (``games.scheduler``).
 """
 
+import asyncio
 import os
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -18,14 +24,36 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from config.websocket import browser_origin_validator  # noqa: E402
+from config.websocket import TokenAuthMiddleware, browser_origin_validator  # noqa: E402
+from games import realtime, scheduler  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": browser_origin_validator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
-    }
+#: How often the embedded default's scheduler thread looks for lost turns.
+SWEEP_EVERY = 30.0
+
+
+class LoopRecorder:
+    """Tell ``games.realtime`` which loop this server runs on."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
+        realtime.loop_register(asyncio.get_running_loop())
+        return await self.inner(scope, receive, send)
+
+
+application = LoopRecorder(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": browser_origin_validator(
+                AuthMiddlewareStack(
+                    TokenAuthMiddleware(URLRouter(websocket_urlpatterns))
+                )
+            ),
+        }
+    )
 )
+
+scheduler.job_repeat("games.tasks.turns_sweep", every=SWEEP_EVERY)

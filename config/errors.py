@@ -175,3 +175,9 @@ def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonRespon
         if match is not None and match.func is not api_not_found:
             message = f"Not found. Did you mean {request.path}/ ?"
     return JsonResponse(error_body("not_found", message), status=404)
+
+
+def api_error_body(exc: exceptions.APIException) -> dict[str, Any]:
+    """The ``{"code", "message"}`` a DRF exception gets over REST (the
+    WebSocket consumer answers with the same)."""
+    return _api_error_body(exc)

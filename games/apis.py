@@ -23,6 +23,7 @@ from config.pagination import Pagination, page_serializer
 from config.schema import documented
 from games import selectors, services
 from games.models import TableStatus
+from games.services.tables import TIME_CONTROL_MAX
 
 
 def _user(request: Request) -> Any:
@@ -51,6 +52,9 @@ class TableSummaryOutputSerializer(serializers.Serializer):
     players = serializers.IntegerField()
     options = serializers.DictField()
     rated = serializers.BooleanField()
+    time_control = serializers.IntegerField(
+        allow_null=True, help_text="Seconds per move; null for a casual table."
+    )
     created_by = serializers.CharField()
     seats = SeatOutputSerializer(many=True)
     seq = serializers.IntegerField()
@@ -76,6 +80,10 @@ class TableOutputSerializer(TableSummaryOutputSerializer):
     legal_actions = serializers.ListField(
         child=serializers.DictField(),
         help_text="The requester's moves; empty unless their seat may act now.",
+    )
+    deadline = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When the current move's time runs out (timed tables in play).",
     )
 
 
@@ -167,6 +175,14 @@ class TableListApi(TableApi):
             {"type": "object", "additionalProperties": True},
         )
         rated = serializers.BooleanField(required=False, default=False)
+        time_control = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            default=None,
+            min_value=1,
+            max_value=TIME_CONTROL_MAX,
+            help_text="Seconds per move (turn timer); omit for a casual table.",
+        )
         watch = serializers.BooleanField(
             required=False,
             default=False,

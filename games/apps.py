@@ -6,3 +6,7 @@ class GamesConfig(AppConfig):
 
     name = "games"
     verbose_name = "Games"
+
+    def ready(self) -> None:
+        # Registers the follow-up jobs with games.scheduler in every process.
+        from games import tasks  # noqa: F401

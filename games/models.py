@@ -44,6 +44,11 @@ class Table(models.Model):
         max_length=16, choices=TableStatus.choices, default=TableStatus.LOBBY
     )
     rated = models.BooleanField(default=False)
+    time_control = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Seconds a person has per move; empty for a casual table.",
+    )
     state = models.JSONField(null=True, blank=True, editable=False)
     seq = models.PositiveIntegerField(default=0, help_text="The last event's seq.")
     seed = models.CharField(max_length=128, blank=True, default="", editable=False)
@@ -96,6 +101,13 @@ class Seat(models.Model):
         null=True,
         blank=True,
         related_name="+",
+    )
+    away = models.BooleanField(
+        default=False,
+        help_text="Timed out too often: a basic bot plays until the person is back.",
+    )
+    timeouts = models.PositiveSmallIntegerField(
+        default=0, help_text="Turn timers that expired in a row for this seat."
     )
     joined_at = models.DateTimeField(auto_now_add=True)
 
@@ -156,6 +168,59 @@ class GameEvent(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.table_id} #{self.seq} {self.type}"
+
+
+class SeatTimeout(models.Model):
+    """A move the server played for a person whose turn timer expired.
+
+    ``seq`` is the first event of that move; ``user`` the person who sat at
+    ``seat`` then. One row per timed-out move (statistics count them).
+    """
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "seq"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "seq"], name="games_seattimeout_unique_seq"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.table_id} #{self.seq} seat {self.seat} timed out"
+
+
+class SeatConnection(models.Model):
+    """One open WebSocket of a seated person (presence: who is at the table).
+
+    A row is added when the socket connects and removed when it closes;
+    ``seen_at`` is refreshed by the client's pings, so rows a crashed server
+    process left behind stop counting after ``PRESENCE_STALE_SECONDS``.
+    """
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    seat = models.PositiveSmallIntegerField()
+    channel_name = models.CharField(max_length=200, unique=True)
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["table", "seat"], name="games_seatconn_table_seat")
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.table_id} seat {self.seat} connected"
 
 
 class ProcessedCommand(models.Model):

@@ -1,5 +1,11 @@
-"""WebSocket routes, mounted by ``config.asgi`` (``ws/tables/<id>/`` joins here)."""
+"""WebSocket routes, mounted by ``config.asgi``: ``ws/tables/<id>/``."""
 
 from typing import Any
 
-websocket_urlpatterns: list[Any] = []
+from django.urls import path
+
+from games.consumers import TableConsumer
+
+websocket_urlpatterns: list[Any] = [
+    path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),
+]

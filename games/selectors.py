@@ -17,6 +17,7 @@ from accounts.models import User
 from games import event_store
 from games.errors import Conflict, NotFound
 from games.models import Seat, Table, TableStatus
+from games.services.followups import turn_deadline
 
 REVEALED = (TableStatus.FINISHED,)
 
@@ -93,6 +94,7 @@ def table_summary(*, table: Table) -> dict[str, Any]:
         "players": table.players,
         "options": table.options,
         "rated": table.rated,
+        "time_control": table.time_control,
         "created_by": table.created_by.username,
         "seats": seats_list(table=table),
         "seq": table.seq,
@@ -125,6 +127,7 @@ def table_detail(*, table: Table, user: User | None) -> dict[str, Any]:
         "seat": seat,
         "view": view,
         "legal_actions": legal,
+        "deadline": turn_deadline(table),
     }
 
 

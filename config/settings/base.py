@@ -147,6 +147,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis: channel layer, cache, Celery broker -----------------------------
 
 REDIS_URL = env.str("REDIS_URL", default="")
+# The channel layer may live on a Redis of its own (default: REDIS_URL).
+CHANNEL_LAYER_URL = env.str("CHANNEL_LAYER_URL", default=REDIS_URL)
 CHANNEL_LAYERS: dict[str, dict[str, Any]]
 CACHES: dict[str, dict[str, Any]]
 if REDIS_URL:
@@ -158,7 +160,7 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                "hosts": [CHANNEL_LAYER_URL],
                 "prefix": "cardroom-asgi",
                 "capacity": env.int("CHANNEL_CAPACITY", default=200),
                 "expiry": 60,
@@ -196,15 +198,44 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 5}
+# A broker that is down must not hold a committed move's request for long:
+# the turn sweep re-schedules what could not be sent.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
 CELERY_TIMEZONE = "UTC"
-# Periodic tasks (stats sweep, turn-timer sweep) are added here by their apps.
+# The queue the web processes send to and the workers read (one per test
+# worker in the test settings, so parallel test runs never take each other's).
+CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
+# Periodic tasks (stats sweep, turn sweep) are added here by their apps.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     # Standings of tournaments whose table-finished task was lost.
     "tournaments-sweep": {
         "task": "tournaments.tasks.tournaments_sweep",
         "schedule": env.float("TOURNAMENTS_SWEEP_SECONDS", default=300.0),
     },
+    # Re-schedules the bot turn or turn timer of any table whose follow-up was
+    # lost (a worker or the broker down when the move committed).
+    "games-turns-sweep": {"task": "games.tasks.turns_sweep", "schedule": 30.0},
 }
+
+# --- Live play: bot turns, turn timers, resync (docs/live-protocol.md) ------
+
+# Who runs follow-up jobs (bot turns, turn timers): "celery" (a worker, the
+# full stack), "thread" (a scheduler thread inside each server process, the
+# embedded default), "inline" (the caller, at once; delayed jobs are held for
+# the test that wants them: the test settings).
+TASK_RUNNER = env.str(
+    "TASK_RUNNER", default="thread" if CELERY_TASK_ALWAYS_EAGER else "celery"
+)
+# Seconds between a bot's turn coming and its move, so people can follow.
+BOT_MOVE_DELAY = env.float("BOT_MOVE_DELAY", default=0.7)
+# A reconnecting client further behind than this many events gets one full
+# state instead of the missing events.
+LIVE_RESYNC_MAX_EVENTS = env.int("LIVE_RESYNC_MAX_EVENTS", default=200)
 
 # --- Health check -----------------------------------------------------------
 

@@ -35,6 +35,10 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # There is no worker beside the test process: run tasks inline so tests see
 # their effects. Tests of the broker path switch this off for themselves.
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=True)
+# Follow-ups run inline in the test; bots move at once. Servers that tests
+# start in a subprocess set both in their environment.
+TASK_RUNNER = env.str("TASK_RUNNER", default="inline")
+BOT_MOVE_DELAY = env.float("BOT_MOVE_DELAY", default=0.0)
 
 # Look static files up per request instead of requiring collectstatic first.
 WHITENOISE_AUTOREFRESH = True
@@ -63,4 +67,7 @@ if REDIS_URL:
     CACHES["default"]["KEY_PREFIX"] = f"cardroom-test-{CHECKOUT_ID}-{TEST_WORKER}"
     CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = (
         f"cardroom-test-{CHECKOUT_ID}-{TEST_WORKER}"
+    )
+    CELERY_TASK_DEFAULT_QUEUE = env.str(
+        "CELERY_QUEUE", default=f"cardroom-test-{CHECKOUT_ID}-{TEST_WORKER}"
     )

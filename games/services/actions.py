@@ -1,7 +1,7 @@
 """Playing a move: ``action_submit``, the one path for people and bots.
 
-REST and WebSocket both call ``action_submit``; the bot loop calls
-``move_apply`` directly with the bot's seat. Either way the move is decided by
+REST and WebSocket both call ``action_submit``; bot turns and turn timers
+call ``move_apply`` directly with the seat they play. Either way the move is decided by
 the rules against the cached state, appended to the event log and folded into
 the cache in one transaction with the table row locked; notifications and
 follow-up tasks run on commit only.
@@ -18,8 +18,9 @@ import rules
 from accounts.models import User
 from games.errors import Conflict
 from games.models import Seat, Table, TableStatus
-from games.services.common import bots_to_act, followups_schedule
+from games.services.followups import followups_schedule
 from games.services.locking import person_seat, require_playing, table_lock_seats
+from games.services.presence import seat_back
 from games.services.recording import record, state_load
 
 logger = logging.getLogger(__name__)
@@ -33,7 +34,6 @@ def move_apply(
     actor_id: int,
     action: Any,
     command_id: str | None = None,
-    queue_bots: bool = True,
 ) -> dict[str, Any]:
     """Decide ``action`` for ``seat``, store the events, update the cache.
 
@@ -67,11 +67,7 @@ def move_apply(
         seat=seat,
         command=command,
     )
-    followups_schedule(
-        table=table,
-        bots_to_act=bots_to_act(game, state, seats),
-        queue_bots=queue_bots,
-    )
+    followups_schedule(table=table, game=game, state=state, seats=seats)
     return response
 
 
@@ -143,6 +139,8 @@ def action_submit(
             )
         return done[seat.index].response
     require_playing(table)
+    if seat.away or seat.timeouts:  # live play: the person is back
+        seat_back(table=table, seat=seat, seats=seats)
     if expected_seq is not None and expected_seq != table.seq:
         raise Conflict(
             "stale",

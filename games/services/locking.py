@@ -31,7 +31,8 @@ def table_lock(table_id: int) -> Table:
 
 
 _SEATS_SQL = """
-SELECT s.id, s."index", s.user_id, s.bot_level, c.action, c.response
+SELECT s.id, s."index", s.user_id, s.bot_level, s.away, s.timeouts,
+       c.action, c.response
 FROM games_seat s
 LEFT JOIN games_processedcommand c
     ON c.table_id = s.table_id AND c.seat = s."index" AND c.command_id = %s
@@ -80,9 +81,10 @@ def table_lock_seats(
             rows = cursor.fetchall()
     seats = []
     done: dict[int, DoneCommand] = {}
-    for pk, index, user_id, bot_level, action, response in rows:
+    for pk, index, user_id, bot_level, away, timeouts, action, response in rows:
         seat = Seat(id=pk, table=table, index=index, user_id=user_id)
         seat.bot_level = bot_level
+        seat.away, seat.timeouts = bool(away), timeouts
         seats.append(seat)
         if response is not None:
             done[index] = DoneCommand(json_value(action), json_value(response))

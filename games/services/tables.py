@@ -17,7 +17,7 @@ from accounts.models import User
 from accounts.services import bot_account_get
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import Seat, Table, TableStatus
-from games.services.common import bots_to_act, followups_schedule
+from games.services.followups import STAND_IN_LEVEL, followups_schedule
 from games.services.locking import (
     person_seat,
     require_creator,
@@ -29,7 +29,10 @@ from rules import bots
 
 #: The level of the bot that takes over the seat of a person who leaves a
 #: match in play, so the others can finish it.
-TAKEOVER_LEVEL = "basic"
+TAKEOVER_LEVEL = STAND_IN_LEVEL
+
+#: The longest turn timer a table may ask for (seconds per move).
+TIME_CONTROL_MAX = 3600
 
 
 def game_get(name: str) -> rules.Game[Any]:
@@ -56,14 +59,22 @@ def table_create(
     options: Any = None,
     rated: bool = False,
     watch: bool = False,
+    time_control: int | None = None,
 ) -> Table:
     """Open a table in the lobby; its creator takes seat 0 unless watching.
 
     The rules validate the player count and options (``rules.InvalidOptions``,
     code ``invalid_options``); the options are stored complete, with defaults.
-    A dry-run deal proves the match can start with them.
+    A dry-run deal proves the match can start with them. ``time_control``
+    (seconds per move, 1 to ``TIME_CONTROL_MAX``) turns the turn timer on.
     """
     _refuse_bots(user)
+    if time_control is not None and not 1 <= time_control <= TIME_CONTROL_MAX:
+        raise BadRequest(
+            "invalid_time_control",
+            f"time_control is seconds per move, from 1 to {TIME_CONTROL_MAX}; "
+            f"got {time_control}.",
+        )
     rules_game = game_get(game)
     complete = rules_game.validate_options(options)
     rules_game.validate_players(players, complete)
@@ -73,6 +84,7 @@ def table_create(
         options=complete,
         players=players,
         rated=rated,
+        time_control=time_control,
         created_by=user,
     )
     if not watch:
@@ -190,10 +202,13 @@ def table_leave(*, table_id: int, user: User) -> Table:
     seat.replaced_user = user
     seat.user = bot_account_get(level=TAKEOVER_LEVEL)
     seat.bot_level = TAKEOVER_LEVEL
-    seat.save(update_fields=["replaced_user", "user", "bot_level"])
+    seat.away, seat.timeouts = False, 0
+    seat.save(update_fields=["replaced_user", "user", "bot_level", "away", "timeouts"])
     game = rules.get_game(table.game)
     state = state_load(game, table)
-    followups_schedule(table=table, bots_to_act=bots_to_act(game, state, seats))
+    followups_schedule(
+        table=table, game=game, state=state, seats=seats, seats_changed=True
+    )
     return table
 
 
@@ -235,5 +250,5 @@ def table_start(*, table_id: int, user: User, seed: str | None = None) -> Table:
         seat=None,
         also_save=("seed", "seed_sha256", "status", "started_at"),
     )
-    followups_schedule(table=table, bots_to_act=bots_to_act(game, state, seats))
+    followups_schedule(table=table, game=game, state=state, seats=seats)
     return table

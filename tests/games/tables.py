@@ -96,3 +96,21 @@ def play_to_end(table: Table, *, rng_seed: int = 0, max_moves: int = 5000) -> Ta
         action = rng.choice(game.legal_actions(state, seat))
         services.action_submit(table_id=table.pk, user=people[seat], action=action)
     raise AssertionError(f"table {table.pk} did not finish in {max_moves} moves")
+
+
+def bots_play(table: Table, *, limit: int = 10_000) -> int:
+    """Play bot turns one after another, as the scheduled jobs would; return
+    how many moves were played (stops when a person must act or at the end).
+
+    Follow-up jobs do not run inside a test transaction, so this stands in for
+    the chain of ``bot_turn_play`` jobs.
+    """
+    table.refresh_from_db()
+    seq, played = table.seq, 0
+    while played < limit:
+        new_seq = services.bot_turn_play(table_id=table.pk, seq=seq)
+        if new_seq is None:
+            break
+        seq, played = new_seq, played + 1
+    table.refresh_from_db()
+    return played

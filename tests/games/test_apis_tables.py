@@ -1,6 +1,7 @@
 """The tables API, happy paths: catalogue, lobby, detail, events, export, verify."""
 
 from collections.abc import Callable
+from datetime import timedelta
 from io import StringIO
 from pathlib import Path
 
@@ -73,6 +74,8 @@ def test_create_answers_201_with_the_table(player: Callable[..., Player]) -> Non
         "seat": 0,
         "view": None,
         "legal_actions": [],
+        "time_control": None,
+        "deadline": None,
     }
 
 
@@ -312,3 +315,29 @@ def test_the_schema_generates_without_warnings(tmp_path: Path) -> None:
     )
 
     assert "TableCreateInput" in (tmp_path / "schema.yml").read_text()
+
+
+def test_a_timed_table_shows_its_deadline_and_refuses_a_bad_time_control(
+    player: Callable[..., Player],
+) -> None:
+    ada, bo = player(UserFactory()), player(UserFactory())
+    refused = ada.post(
+        "/api/tables/", {"game": "alkort", "players": 2, "time_control": 0}
+    )
+    assert refused.status_code == 400
+    assert refused.json()["code"] == "invalid"
+    assert refused.json()["message"] == (
+        "time_control: Ensure this value is greater than or equal to 1."
+    )
+
+    created = ada.post(
+        "/api/tables/", {"game": "alkort", "players": 2, "time_control": 30}
+    )
+    table_id = created.json()["id"]
+    assert (created.json()["time_control"], created.json()["deadline"]) == (30, None)
+    bo.post(f"/api/tables/{table_id}/join/")
+    started = ada.post(f"/api/tables/{table_id}/start/").json()
+
+    table = Table.objects.get(pk=table_id)
+    expected = table.updated_at + timedelta(seconds=30)
+    assert started["deadline"] == expected.isoformat().replace("+00:00", "Z")

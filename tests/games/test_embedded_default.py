@@ -64,8 +64,13 @@ print(json.dumps({
 
 @pytest.mark.timeout(180)
 def test_a_match_with_people_and_bots_on_sqlite(tmp_path: object) -> None:
+    # Bot turns run inline here (the script plays on at once); the scheduler
+    # thread of a real server is tested in tests/games/live/.
     env = clean_env(
-        DJANGO_SETTINGS_MODULE="config.settings.local", CARDROOM_VAR_DIR=str(tmp_path)
+        DJANGO_SETTINGS_MODULE="config.settings.local",
+        CARDROOM_VAR_DIR=str(tmp_path),
+        TASK_RUNNER="inline",
+        BOT_MOVE_DELAY="0",
     )
 
     result = run_django_json(CODE, env)

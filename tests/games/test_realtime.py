@@ -19,6 +19,7 @@ def test_table_changed_reaches_the_tables_group() -> None:
     async_to_sync(layer.group_add)("table-7", channel)
     try:
         realtime.table_changed(7, 12)
+        realtime.flush()
         message = async_to_sync(layer.receive)(channel)
     finally:
         async_to_sync(layer.group_discard)("table-7", channel)
@@ -33,8 +34,29 @@ def test_a_broken_channel_layer_is_logged_not_raised(
         async def group_send(self, group: str, message: dict[str, Any]) -> None:
             raise ConnectionError("redis is down")
 
+    monkeypatch.setattr(realtime, "_failing", False)
     monkeypatch.setattr(realtime, "get_channel_layer", lambda: Broken())
 
     realtime.table_changed(7, 12)
+    realtime.table_changed(7, 13)
+    realtime.flush()
 
-    assert "Could not notify table 7 of seq 12" in caplog.text
+    failures = [r for r in caplog.records if r.name == "games.realtime"]
+    assert [r.getMessage() for r in failures] == [
+        "Live notifications are failing (first: table.changed to table-7): "
+        "ConnectionError('redis is down'). Moves still commit; clients resync "
+        "when the channel layer is back. Logged once until it recovers."
+    ]
+
+
+def test_recovery_is_logged_once_too(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(realtime, "_failing", True)
+
+    realtime.table_changed(7, 14)
+    realtime.table_changed(7, 15)
+    realtime.flush()
+
+    messages = [r.getMessage() for r in caplog.records if r.name == "games.realtime"]
+    assert messages == ["Live notifications work again."]

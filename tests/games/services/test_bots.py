@@ -10,11 +10,11 @@ import pytest
 import rules
 from games import event_store
 from games.models import GameEvent, Table
-from games.services import bot_turns_run
-from games.services.bots import bot_choose
+from games.services import bot_turn_play
+from games.services.bots import bot_turn_choose
 from rules import bots
 from tests.accounts.factories import UserFactory
-from tests.games.tables import table_started
+from tests.games.tables import bots_play, table_started
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +31,7 @@ def test_bots_play_until_a_person_must_act() -> None:
     table = table_started(seating=[UserFactory(), "basic"])
     assert _to_act(table) == (1,)
 
-    played = bot_turns_run(table_id=table.pk, seq=table.seq)
+    played = bots_play(table)
 
     assert played >= 1
     assert _to_act(table) == (0,)
@@ -43,9 +43,8 @@ def test_bots_play_until_a_person_must_act() -> None:
 def test_a_task_for_an_old_seq_does_nothing() -> None:
     table = table_started(seating=[UserFactory(), "basic"])
 
-    played = bot_turns_run(table_id=table.pk, seq=table.seq - 1)
-
-    assert played == 0
+    assert bot_turn_play(table_id=table.pk, seq=table.seq - 1) is None
+    assert bot_turn_play(table_id=table.pk, seq=table.seq + 1) is None
     assert Table.objects.get(pk=table.pk).seq == table.seq
 
 
@@ -53,7 +52,7 @@ def test_nothing_to_do_when_a_person_is_to_act() -> None:
     table = table_started(seating=["basic", UserFactory()])
     assert _to_act(table) == (1,)
 
-    assert bot_turns_run(table_id=table.pk, seq=table.seq) == 0
+    assert bot_turn_play(table_id=table.pk, seq=table.seq) is None
 
 
 def test_bots_alone_play_a_whole_match() -> None:
@@ -61,7 +60,7 @@ def test_bots_alone_play_a_whole_match() -> None:
         seating=["random", "basic"], creator=UserFactory(), options={"target": 2}
     )
 
-    played = bot_turns_run(table_id=table.pk, seq=table.seq)
+    played = bots_play(table)
 
     table.refresh_from_db()
     assert table.status == "finished"
@@ -71,19 +70,21 @@ def test_bots_alone_play_a_whole_match() -> None:
     assert table.outcome == GAME.outcome(GAME.replay(events))
 
 
-def test_a_long_run_hands_over_to_a_fresh_task(
+def test_each_bot_move_schedules_the_next_turn_on_commit(
     django_capture_on_commit_callbacks: Callable[..., Any],
 ) -> None:
+    """One job per move, so a watcher sees every move arrive on its own."""
     table = table_started(
         seating=["random", "random"], creator=UserFactory(), options={"target": 2}
     )
 
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        played = bot_turns_run(table_id=table.pk, seq=table.seq, limit=3)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        new_seq = bot_turn_play(table_id=table.pk, seq=table.seq)
 
-    assert played == 3
-    assert len(callbacks) > 3  # the hand-over, then the fresh task's own work
-    assert Table.objects.get(pk=table.pk).status == "finished"
+    assert new_seq is not None and new_seq > table.seq
+    # The notification, then the next bot turn (nothing else happens yet).
+    assert len(callbacks) == 3  # state memo, table.changed, next bot turn
+    assert Table.objects.get(pk=table.pk).seq == new_seq
 
 
 def test_bot_choices_are_reproducible_from_the_seed() -> None:
@@ -92,7 +93,7 @@ def test_bot_choices_are_reproducible_from_the_seed() -> None:
         table = table_started(
             seating=["random", "basic"], creator=UserFactory(), options={"target": 1}
         )
-        bot_turns_run(table_id=table.pk, seq=table.seq)
+        bots_play(table)
         histories.append(event_store.load_events(table))
 
     assert histories[0] == histories[1]
@@ -111,7 +112,7 @@ def test_a_failing_policy_falls_back_to_a_random_legal_move(
     state = GAME.load_state(table.state)
 
     with caplog.at_level(logging.ERROR, logger="games.services.bots"):
-        action = bot_choose(
+        action = bot_turn_choose(
             GAME, state, event_store.load_events(table), table, 1, "strong"
         )
 

@@ -8,10 +8,9 @@ from django.core.management import CommandError, call_command
 import rules
 from games import event_store
 from games.models import Table
-from games.services import bot_turns_run
 from tests.accounts.factories import UserFactory
 from tests.games.factories import TableFactory
-from tests.games.tables import table_started
+from tests.games.tables import bots_play, table_started
 
 pytestmark = pytest.mark.django_db
 
@@ -30,8 +29,7 @@ def _bots_match(game: str, players: int, options: dict[str, object]) -> Table:
         creator=UserFactory(),
         options=options,
     )
-    bot_turns_run(table_id=table.pk, seq=table.seq, limit=10_000)
-    table.refresh_from_db()
+    bots_play(table)
     assert table.status == "finished"
     return table
 
@@ -60,8 +58,7 @@ def test_after_a_whole_match_the_replay_equals_the_cache(
 def test_a_wrong_cache_is_reported_by_check_and_replaced_otherwise() -> None:
     table = table_started(seating=["random", "random"], creator=UserFactory())
     opening_state = table.state
-    bot_turns_run(table_id=table.pk, seq=table.seq, limit=5)
-    table.refresh_from_db()
+    bots_play(table, limit=5)
     Table.objects.filter(pk=table.pk).update(state=opening_state)  # a stale cache
 
     with pytest.raises(CommandError) as caught:

@@ -1,0 +1,232 @@
+"""The live table socket, ``ws/tables/<id>/`` (docs/live-protocol.md).
+
+A thin async consumer: it validates each client message, calls one service or
+read through ``database_sync_to_async`` and sends the answer. It never builds
+game data itself and never trusts the group: a ``table.changed`` message
+carries only a seq, and the consumer reads the events after the last seq it
+delivered from the event store, redacted for its own seat
+(``games.frames.frame_state``). Channels hands a consumer one message at a
+time, so ``last_seq`` moves forward only: every event reaches a connection
+exactly once and in order, however notifications, moves and resyncs
+interleave.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from rest_framework import exceptions
+
+import rules
+from config.errors import api_error_body
+from games import frames, realtime, services
+from games.apis import ActionSubmitApi
+from games.errors import NotFound, TableError
+from games.services import presence
+
+#: Close codes (docs/live-protocol.md).
+CLOSE_INVALID_TOKEN = 4401
+CLOSE_UNKNOWN_TABLE = 4404
+#: The live feed (channel layer) failed: reconnect with ``?after=<last seq>``.
+CLOSE_FEED_LOST = 4503
+
+NOT_AUTHENTICATED = exceptions.NotAuthenticated()
+
+
+def _db(fn: Any) -> Any:
+    """Run ``fn`` in a worker thread with its own database connection.
+
+    Not thread-sensitive: many sockets' reads run side by side instead of
+    queuing for the one thread that thread-sensitive calls share.
+    """
+    return database_sync_to_async(fn, thread_sensitive=False)
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """One WebSocket watching (and, for a seated person, playing) one table."""
+
+    table_id: int
+    user: Any
+    seat: int | None
+    last_seq: int | None
+    joined: bool = False
+    registered: bool = False  # counted for presence (a seated person)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Run the consumer; if the channel layer fails under it, close the
+        socket with ``CLOSE_FEED_LOST`` so the client reconnects and resyncs
+        (logged once per outage, not per socket)."""
+        try:
+            await super().__call__(scope, receive, send)
+        except realtime.LAYER_ERRORS as exc:
+            realtime.layer_failed("a table socket's feed", exc)
+            if self.registered:
+                await _db(presence.connection_close)(
+                    table_id=self.table_id, channel_name=self.channel_name
+                )
+            await send({"type": "websocket.close", "code": CLOSE_FEED_LOST})
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch without its ``aclose_old_connections`` hop.
+
+        That hop runs in the one thread every thread-sensitive call of the
+        process shares, so with hundreds of sockets each message would queue
+        there. Nothing here touches the database outside ``_db``, whose worker
+        threads close stale connections themselves before and after each call.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        user = self.scope.get("user")
+        self.user = user if user is not None and user.is_authenticated else None
+        self.seat, self.last_seq = None, None
+        await self.accept()
+        if self.scope.get("auth_error"):
+            await self.close(code=CLOSE_INVALID_TOKEN)
+            return
+        # Join the group before the first read: a move committed after that
+        # read is then announced to us, one committed before is in the read.
+        await self.channel_layer.group_add(
+            realtime.table_group(self.table_id), self.channel_name
+        )
+        self.joined = True
+        try:
+            opened = await _db(presence.connection_open)(
+                table_id=self.table_id, user=self.user, channel_name=self.channel_name
+            )
+        except NotFound:
+            await self.close(code=CLOSE_UNKNOWN_TABLE)
+            return
+        self.seat = opened.seat
+        self.registered = opened.seat is not None
+        await self._catch_up(after=_after_param(self.scope), always=True)
+        seats = await _db(frames.presence_list)(table_id=self.table_id)
+        await self.send_json({"type": "presence", "seats": seats})
+
+    async def disconnect(self, code: int) -> None:
+        if not self.joined:
+            return
+        await self.channel_layer.group_discard(
+            realtime.table_group(self.table_id), self.channel_name
+        )
+        if self.registered:
+            await _db(presence.connection_close)(
+                table_id=self.table_id, channel_name=self.channel_name
+            )
+
+    # --- client -> server --------------------------------------------------
+
+    async def receive(
+        self, text_data: str | None = None, bytes_data: Any = None
+    ) -> None:
+        try:
+            content = json.loads(text_data or "")
+        except ValueError:
+            await self._error("parse_error", "A message must be a JSON object.")
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "act":
+            await self._act(content)
+        elif kind == "sync":
+            after = content.get("after")
+            if not isinstance(after, int) or isinstance(after, bool) or after < 0:
+                await self._error(
+                    "invalid",
+                    "after: A valid integer >= 0 is required (your last seq).",
+                )
+                return
+            await self._catch_up(after=after, always=True)
+        elif kind == "ping":
+            if self.registered:
+                await _db(presence.connection_seen)(channel_name=self.channel_name)
+            await self._catch_up(after=self.last_seq)
+            await self.send_json({"type": "pong"})
+        else:
+            await self._error(
+                "unknown_message",
+                f"Unknown message type {kind!r}; send act, sync or ping.",
+            )
+
+    async def _act(self, content: dict[str, Any]) -> None:
+        command_id = content.get("command_id")
+        if self.user is None:
+            body = api_error_body(NOT_AUTHENTICATED)
+            await self._error(body["code"], body["message"], command_id)
+            return
+        serializer = ActionSubmitApi.InputSerializer(data=content)
+        if not serializer.is_valid():
+            body = api_error_body(exceptions.ValidationError(serializer.errors))
+            await self._error(body["code"], body["message"], command_id)
+            return
+        try:
+            await _db(services.action_submit)(
+                table_id=self.table_id, user=self.user, **serializer.validated_data
+            )
+        except TableError as exc:
+            await self._error(exc.code, exc.message, command_id)
+            return
+        except rules.RulesError as exc:
+            await self._error(exc.code, str(exc), command_id)
+            return
+        # Our own move: deliver it now rather than after the group's echo.
+        await self._catch_up(after=self.last_seq)
+
+    # --- group -> server ---------------------------------------------------
+
+    async def table_changed(self, message: dict[str, Any]) -> None:
+        """The table's log now ends at ``message["seq"]``: send what is new.
+
+        Notifications of seqs we already delivered are dropped (the echo of
+        our own move, late arrivals). One that says the seats changed (a seat
+        taken, or handed to a bot) always gets a frame, so the view matches
+        the connection's seat again.
+        """
+        if message.get("seats"):
+            await self._catch_up(after=self.last_seq, always=True)
+        elif self.last_seq is None or message["seq"] > self.last_seq:
+            await self._catch_up(after=self.last_seq)
+
+    async def presence_changed(self, message: dict[str, Any]) -> None:
+        await self.send_json({"type": "presence", "seats": message["seats"]})
+
+    # --- server -> client --------------------------------------------------
+
+    async def _catch_up(self, *, after: int | None, always: bool = False) -> None:
+        """Send one ``state`` frame with everything after ``after``."""
+        frame = await _db(frames.frame_state)(
+            table_id=self.table_id,
+            user_id=self.user.pk if self.user else None,
+            after=after,
+            always=always,
+        )
+        if frame is None:
+            return
+        self.seat = frame["seat"]
+        self.last_seq = frame["seq"]
+        await self.send_json(frame)
+
+    async def _error(self, code: str, message: str, command_id: Any = None) -> None:
+        frame = {"type": "error", "code": code, "message": message}
+        if isinstance(command_id, str):
+            frame["command_id"] = command_id
+        await self.send_json(frame)
+
+
+def _after_param(scope: dict[str, Any]) -> int | None:
+    """``?after=<seq>`` on the URL: the last seq a reconnecting client holds."""
+    values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("after")
+    if values and values[0].isdigit():
+        return int(values[0])
+    return None

@@ -1,0 +1,126 @@
+"""What happens after a change to a table commits: notify, then the next turn.
+
+Every write service ends with :func:`followups_schedule`. On commit (never for
+a rolled-back change) it tells live play the table moved
+(``realtime.table_changed``), announces a finished match
+(``signals.table_finished``), and schedules the next turn's job:
+
+* a **bot turn** (``bot_turn_play``) when a bot seat may act, ``BOT_MOVE_DELAY``
+  seconds later, so people can follow each move;
+* a **turn timer** (``turn_timer_expire``) when a person may act at a table
+  with a ``time_control``, due at the deadline.
+
+Jobs carry the seq they were scheduled for and do nothing if the table has
+moved on, so a late, repeated or superseded job is harmless. They run outside
+the request that made them due, by ``games.scheduler`` (Celery on the full
+stack, a scheduler thread on the embedded default). This module imports no
+other service, so services can import it without cycles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+import rules
+from games import realtime, scheduler, signals
+from games.models import Seat, Table, TableStatus
+
+#: The job (and Celery task) names.
+BOT_TURN_JOB = "games.tasks.bot_turn_play"
+TURN_TIMER_JOB = "games.tasks.turn_timer_expire"
+
+#: The level of the bot that plays an away seat (and a seat left mid-match).
+STAND_IN_LEVEL = "basic"
+
+
+def seat_bot_level(seat: Seat) -> str | None:
+    """The bot level that plays ``seat`` now: its own, ``basic`` while its
+    person is away, None when the person plays."""
+    if seat.bot_level is not None:
+        return seat.bot_level
+    return STAND_IN_LEVEL if seat.away else None
+
+
+def bot_turn_due(seats: Iterable[Seat], to_act: Iterable[int]) -> bool:
+    """Whether a seat the server plays (a bot, or an away person) may act."""
+    acting = set(to_act)
+    return any(seat.index in acting and seat_bot_level(seat) for seat in seats)
+
+
+def turn_timer_due(table: Table, seats: Iterable[Seat], to_act: Iterable[int]) -> bool:
+    """Whether a person plays against the clock now (a timed table, a
+    present person among the seats that may act)."""
+    if not table.time_control:
+        return False
+    acting = set(to_act)
+    return any(seat.index in acting and not seat_bot_level(seat) for seat in seats)
+
+
+def turn_deadline(table: Table) -> datetime | None:
+    """When the current move's time runs out (timed tables in play).
+
+    A move's clock starts when the previous move was stored: every move writes
+    the table's ``updated_at`` with its events.
+    """
+    if not table.time_control or table.status != TableStatus.PLAYING:
+        return None
+    return table.updated_at + timedelta(seconds=table.time_control)
+
+
+def followups_schedule(
+    *,
+    table: Table,
+    game: rules.Game[Any] | None = None,
+    state: Any = None,
+    seats: Iterable[Seat] = (),
+    seats_changed: bool = False,
+) -> None:
+    """On commit: notify live play, then schedule the next turn or announce
+    the end.
+
+    ``game``, ``state`` and ``seats`` describe the table after the change (the
+    caller holds the table row); without a state (lobby changes) only the
+    notification is sent. ``seats_changed``: who sits where changed, not the
+    log (lobby changes always are).
+    """
+    table_id, seq = table.pk, table.seq
+    refresh = seats_changed or state is None
+    transaction.on_commit(
+        lambda: realtime.table_changed(table_id, seq, seats=refresh), robust=True
+    )
+    if table.status == TableStatus.FINISHED:
+        transaction.on_commit(lambda: _table_finished_send(table_id), robust=True)
+        return
+    if table.status != TableStatus.PLAYING or game is None or state is None:
+        return
+    seats = list(seats)
+    to_act = game.to_act(state)
+    if bot_turn_due(seats, to_act):
+        transaction.on_commit(lambda: bot_turn_schedule(table_id, seq), robust=True)
+    if turn_timer_due(table, seats, to_act):
+        delay = float(table.time_control or 0)
+        transaction.on_commit(
+            lambda: turn_timer_schedule(table_id, seq, delay), robust=True
+        )
+
+
+def bot_turn_schedule(table_id: int, seq: int, delay: float | None = None) -> None:
+    """Schedule the bot turn of the table as it stands at ``seq``."""
+    if delay is None:
+        delay = settings.BOT_MOVE_DELAY
+    scheduler.job_schedule(BOT_TURN_JOB, table_id, seq, delay=delay)
+
+
+def turn_timer_schedule(table_id: int, seq: int, delay: float) -> None:
+    """Schedule the turn timer of the move expected at ``seq``."""
+    scheduler.job_schedule(TURN_TIMER_JOB, table_id, seq, delay=delay)
+
+
+def _table_finished_send(table_id: int) -> None:
+    # send_robust logs a failing receiver and goes on with the others.
+    signals.table_finished.send_robust(sender=Table, table_id=table_id)

@@ -1,0 +1,343 @@
+"""``games.consumers.TableConsumer`` through ``WebsocketCommunicator``.
+
+The consumer runs in the assembled ASGI app (origin check, session and token
+auth, routing) on the real Redis channel layer and PostgreSQL; its database
+work runs in other threads, so these tests commit (``transactional_db``).
+Bot turns run inline (the test settings' ``TASK_RUNNER``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+import rules
+from config.asgi import application
+from games import event_store, realtime
+from games.models import GameEvent, Seat, Table
+from games.services import action_submit, table_leave
+from tests.accounts.factories import UserFactory, token_for
+from tests.games.tables import seat_users, table_started
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
+
+GAME = rules.get_game("alkort")
+WAIT = 15.0
+
+
+class Socket:
+    """A communicator on ``ws/tables/<id>/`` that collects frames by type."""
+
+    def __init__(
+        self, table_id: int, token: str | None = None, query: str = ""
+    ) -> None:
+        params = [f"token={token}"] if token else []
+        if query:
+            params.append(query)
+        path = f"/ws/tables/{table_id}/" + ("?" + "&".join(params) if params else "")
+        self.comm = WebsocketCommunicator(application, path)
+
+    async def __aenter__(self) -> Socket:
+        connected, _ = await self.comm.connect()
+        assert connected
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.comm.disconnect()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.comm.send_json_to(message)
+
+    async def next(self, kind: str | None = None, timeout: float = WAIT) -> Any:
+        """The next frame (of type ``kind``, skipping others)."""
+        while True:
+            frame = await self.comm.receive_json_from(timeout=timeout)
+            if kind is None or frame["type"] == kind:
+                return frame
+
+    async def states_within(self, seconds: float) -> list[Any]:
+        """The state frames that arrive within ``seconds`` (others skipped)."""
+        states = []
+        while not await self.comm.receive_nothing(timeout=seconds):
+            frame = await self.comm.receive_json_from()
+            if frame["type"] == "state":
+                states.append(frame)
+        return states
+
+    async def quiet(self, timeout: float = 0.3) -> bool:
+        return await self.comm.receive_nothing(timeout=timeout)
+
+
+def run(coro: Callable[[], Awaitable[None]]) -> None:
+    asyncio.run(coro())
+
+
+def two_people() -> tuple[Table, dict[int, Any]]:
+    """Two-player Alkort (seat 1 acts first) and its people's tokens."""
+    table = table_started(seating=[UserFactory(), UserFactory()])
+    assert GAME.to_act(GAME.load_state(table.state)) == (1,)
+    return table, {seat: token_for(user) for seat, user in seat_users(table).items()}
+
+
+def legal(table_id: int, seat: int) -> list[dict[str, Any]]:
+    table = Table.objects.get(pk=table_id)
+    return GAME.legal_actions(GAME.load_state(table.state), seat)
+
+
+def test_an_unknown_table_closes_with_4404() -> None:
+    async def go() -> None:
+        comm = WebsocketCommunicator(application, "/ws/tables/987654/")
+        connected, _ = await comm.connect()
+        assert connected
+        assert await comm.receive_output(WAIT) == {
+            "type": "websocket.close",
+            "code": 4404,
+        }
+
+    run(go)
+
+
+def test_an_unknown_token_closes_with_4401() -> None:
+    table, _ = two_people()
+
+    async def go() -> None:
+        comm = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/?token=nope")
+        await comm.connect()
+        assert await comm.receive_output(WAIT) == {
+            "type": "websocket.close",
+            "code": 4401,
+        }
+
+    run(go)
+
+
+def test_a_spectator_gets_the_spectator_view_and_presence() -> None:
+    table, people = two_people()
+    state = GAME.load_state(table.state)
+
+    async def go() -> None:
+        async with Socket(table.pk) as spectator:
+            first = await spectator.next()
+            presence = await spectator.next()
+        assert first == {
+            "type": "state",
+            "seq": 2,
+            "status": "playing",
+            "seat": None,
+            "full": True,
+            "view": GAME.view(state, None),
+            "legal_actions": [],
+            "deadline": None,
+            "events": [],
+        }
+        assert presence == {
+            "type": "presence",
+            "seats": [
+                {
+                    "seat": i,
+                    "connected": False,
+                    "away": False,
+                    "bot": False,
+                    "timeouts": 0,
+                }
+                for i in (0, 1)
+            ],
+        }
+
+    run(go)
+
+
+def test_a_seat_acts_over_the_socket_and_every_socket_hears_of_it() -> None:
+    table, people = two_people()
+    action = legal(table.pk, 1)[0]
+    decided = GAME.decide(GAME.load_state(table.state), 1, action)
+
+    async def go() -> None:
+        async with (
+            Socket(table.pk, people[1]) as bo,
+            Socket(table.pk, people[0]) as ada,
+            Socket(table.pk) as spectator,
+        ):
+            for sock in (bo, ada, spectator):
+                await sock.next("state")
+            await bo.send({"type": "act", "action": action, "expected_seq": 2})
+            frames = [await sock.next("state") for sock in (bo, ada, spectator)]
+            # One frame per move each: the echo of Bo's own move adds nothing.
+            for sock in (bo, ada, spectator):
+                assert await sock.states_within(0.5) == []
+        state = GAME.replay(
+            await database_sync_to_async(event_store.load_events)(table.pk)
+        )
+        for seat, frame in zip((1, 0, None), frames, strict=True):
+            assert frame["seq"] == 2 + len(decided)
+            assert frame["full"] is False
+            assert frame["view"] == GAME.view(state, seat)
+            assert [e["seq"] for e in frame["events"]] == list(
+                range(3, 3 + len(decided))
+            )
+            assert [
+                {k: e[k] for k in ("type", "version", "payload")}
+                for e in frame["events"]
+            ] == [GAME.redact(e, seat).to_json() for e in decided]
+        assert frames[1]["legal_actions"] == GAME.legal_actions(state, 0)
+
+    run(go)
+
+
+def test_refused_acts_get_the_rest_codes_and_messages() -> None:
+    table, people = two_people()
+    action = legal(table.pk, 1)[0]
+
+    async def go() -> None:
+        async with (
+            Socket(table.pk, people[0]) as ada,
+            Socket(table.pk) as spectator,
+        ):
+            await ada.next("state")
+            await spectator.next("state")
+            await ada.send({"type": "act", "action": action, "command_id": "c1"})
+            wrong_turn = await ada.next("error")
+            await ada.send({"type": "act", "action": action, "expected_seq": 1})
+            stale = await ada.next("error")
+            await ada.send({"type": "act", "action": {"type": "fly"}})
+            illegal = await ada.send({"type": "act"}) or await ada.next("error")
+            missing = await ada.next("error")
+            await spectator.send({"type": "act", "action": action})
+            anonymous = await spectator.next("error")
+            await ada.send({"type": "dance"})
+            unknown = await ada.next("error")
+            assert await ada.quiet()  # no state frame: nothing changed
+        assert wrong_turn == {
+            "type": "error",
+            "code": "not_your_turn",
+            "message": "It is not your turn: seat 1 is to act",
+            "command_id": "c1",
+        }
+        assert stale == {
+            "type": "error",
+            "code": "stale",
+            "message": f"Your view is stale: table {table.pk} is at seq 2, not 1. "
+            "Fetch the table and try again.",
+        }
+        assert illegal["code"] in {"unknown_action", "not_your_turn"}
+        assert missing == {
+            "type": "error",
+            "code": "invalid",
+            "message": "action: This field is required.",
+        }
+        assert anonymous == {
+            "type": "error",
+            "code": "not_authenticated",
+            "message": "Authentication credentials were not provided.",
+        }
+        assert unknown == {
+            "type": "error",
+            "code": "unknown_message",
+            "message": "Unknown message type 'dance'; send act, sync or ping.",
+        }
+
+    run(go)
+    assert Table.objects.get(pk=table.pk).seq == 2
+
+
+def test_sync_sends_exactly_the_missing_events_or_one_full_state(
+    settings: Any,
+) -> None:
+    table, people = two_people()
+    users = seat_users(table)
+    for _ in range(4):
+        table.refresh_from_db()
+        seat = GAME.to_act(GAME.load_state(table.state))[0]
+        action_submit(
+            table_id=table.pk, user=users[seat], action=legal(table.pk, seat)[0]
+        )
+    table.refresh_from_db()
+    settings.LIVE_RESYNC_MAX_EVENTS = table.seq - 3
+
+    async def go() -> None:
+        async with Socket(table.pk, people[0], query="after=3") as ada:
+            near = await ada.next("state")
+            await ada.send({"type": "sync", "after": 2})
+            far = await ada.next("state")
+            await ada.send({"type": "sync", "after": table.seq})
+            level = await ada.next("state")
+            await ada.send({"type": "ping"})
+            assert await ada.next() == {"type": "pong"}
+        assert [e["seq"] for e in near["events"]] == list(range(4, table.seq + 1))
+        assert (near["full"], far["full"], far["events"]) == (False, True, [])
+        assert (level["seq"], level["full"], level["events"]) == (table.seq, False, [])
+
+    run(go)
+
+
+def test_a_bot_match_reaches_a_watcher_once_and_in_order() -> None:
+    """Bots play inline on the commit of the person's first move; the watcher
+    gets every seq exactly once, in order, as notifications pile up."""
+    table = table_started(
+        seating=[UserFactory(), "random", "random", "random"],
+        options={"target": 1},
+    )
+    person = seat_users(table)[0]
+
+    async def go() -> list[dict[str, Any]]:
+        async with Socket(table.pk) as watcher:
+            start.append((await watcher.next("state"))["seq"])
+            rng = random.Random(4)
+            frames: list[dict[str, Any]] = []
+            while True:
+                fresh = await database_sync_to_async(Table.objects.get)(pk=table.pk)
+                if fresh.status == "finished":
+                    break
+                state = GAME.load_state(fresh.state)
+                if 0 in GAME.to_act(state):
+                    await database_sync_to_async(action_submit)(
+                        table_id=table.pk,
+                        user=person,
+                        action=rng.choice(GAME.legal_actions(state, 0)),
+                    )
+                frames.append(await watcher.next("state"))
+            while not await watcher.quiet():
+                frames.append(await watcher.next("state"))
+            return frames
+
+    frames: list[dict[str, Any]] = []
+    start: list[int] = []
+
+    async def collect() -> None:
+        frames.extend(await go())
+
+    run(collect)
+    seqs = [e["seq"] for f in frames for e in f["events"]]
+    total = GameEvent.objects.filter(table=table).count()
+    assert seqs == list(range(start[0] + 1, total + 1))
+    assert len(seqs) > 20
+    assert frames[-1]["status"] == "finished"
+
+
+def test_a_seat_given_to_a_bot_watches_as_a_spectator_from_then_on() -> None:
+    table, people = two_people()
+    ada_user = seat_users(table)[0]
+
+    async def go() -> None:
+        async with Socket(table.pk, people[0]) as ada:
+            assert (await ada.next("state"))["seat"] == 0
+            await database_sync_to_async(table_leave)(table_id=table.pk, user=ada_user)
+            frame = await ada.next("state")
+        assert frame["seat"] is None
+        state = GAME.load_state(
+            (await database_sync_to_async(Table.objects.get)(pk=table.pk)).state
+        )
+        assert frame["view"] == GAME.view(state, None)
+
+    run(go)
+    assert Seat.objects.get(table=table, index=0).bot_level == "basic"
+
+
+def test_the_group_message_carries_only_the_seq() -> None:
+    assert realtime.TABLE_CHANGED == "table.changed"

@@ -1,0 +1,73 @@
+"""``games.scheduler``: follow-up jobs run later, outside their caller."""
+
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from games import scheduler
+
+
+@pytest.fixture
+def recorded(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Any, float]]:
+    """A job ``test.record(value)`` that notes what ran, in which thread, when."""
+    calls: list[tuple[str, Any, float]] = []
+
+    def record(value: Any) -> None:
+        calls.append((threading.current_thread().name, value, time.monotonic()))
+
+    monkeypatch.setitem(scheduler.JOBS, "test.record", record)
+    return calls
+
+
+def test_the_thread_runner_runs_jobs_later_in_its_own_thread_by_due_time(
+    settings: Any, recorded: list[tuple[str, Any, float]]
+) -> None:
+    settings.TASK_RUNNER = "thread"
+    began = time.monotonic()
+
+    scheduler.job_schedule("test.record", "late", delay=0.3)
+    scheduler.job_schedule("test.record", "soon", delay=0.1)
+    assert recorded == []  # nothing ran in the caller
+
+    deadline = time.monotonic() + 5
+    while len(recorded) < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert [(thread, value) for thread, value, _ in recorded] == [
+        ("cardroom-scheduler", "soon"),
+        ("cardroom-scheduler", "late"),
+    ]
+    assert recorded[0][2] - began >= 0.1
+    assert recorded[1][2] - began >= 0.3
+
+
+def test_the_inline_runner_runs_nested_jobs_after_their_parent_not_inside_it(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.TASK_RUNNER = "inline"
+    order: list[str] = []
+
+    def parent() -> None:
+        scheduler.job_schedule("test.child", delay=0)
+        order.append("parent done")
+
+    monkeypatch.setitem(scheduler.JOBS, "test.parent", parent)
+    monkeypatch.setitem(scheduler.JOBS, "test.child", lambda: order.append("child"))
+
+    scheduler.job_schedule("test.parent", delay=0)
+
+    assert order == ["parent done", "child"]
+
+
+def test_the_inline_runner_holds_delayed_jobs_for_the_test(
+    settings: Any, recorded: list[tuple[str, Any, float]]
+) -> None:
+    settings.TASK_RUNNER = "inline"
+    scheduler.held.clear()
+
+    scheduler.job_schedule("test.record", 1, delay=5)
+
+    assert recorded == [] and scheduler.held == [("test.record", (1,), 5)]
+    assert scheduler.held_run("test.record") == 1
+    assert [value for _, value, _ in recorded] == [1] and scheduler.held == []
