@@ -56,10 +56,14 @@ def table_create(
     game: str,
     players: int,
     options: Any = None,
-    rated: bool = False,
+    rated: bool | None = None,
     watch: bool = False,
 ) -> Table:
     """Open a table in the lobby; its creator takes seat 0 unless watching.
+
+    ``rated`` defaults to True for a table of two or more players (a table of
+    one is never rated); a table that starts with bots only is made unrated
+    at the start (``docs/stats.md``).
 
     The rules validate the player count and options (``rules.InvalidOptions``,
     code ``invalid_options``); the options are stored complete, with defaults.
@@ -74,7 +78,7 @@ def table_create(
         game=game,
         options=complete,
         players=players,
-        rated=rated,
+        rated=(players >= 2) if rated is None else (rated and players >= 2),
         created_by=user,
     )
     if not watch:
@@ -237,6 +241,8 @@ def table_start(*, table_id: int, user: User, seed: str | None = None) -> Table:
     table.seed_sha256 = events[0].payload["seed_sha256"]
     table.status = TableStatus.PLAYING
     table.started_at = timezone.now()
+    if table.rated and all(s.bot_level is not None for s in seats):
+        table.rated = False  # bot-only tables are never rated
     record(
         table=table,
         game=game,
@@ -244,7 +250,7 @@ def table_start(*, table_id: int, user: User, seed: str | None = None) -> Table:
         events=events,
         actor_id=user.pk,
         seat=None,
-        also_save=("seed", "seed_sha256", "status", "started_at"),
+        also_save=("seed", "seed_sha256", "status", "started_at", "rated"),
     )
     followups_schedule(table=table, bots_to_act=bots_to_act(game, state, seats))
     return table
