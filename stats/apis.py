@@ -179,16 +179,12 @@ class LeaderboardApi(StatsApi):
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         players = filters.validated_data.get("players")
-        rules_game = rules.get_game(game)
-        if players is not None and not (
-            rules_game.min_players <= players <= rules_game.max_players
-        ):
-            raise StatsError(
-                400,
-                "invalid_players",
-                f"{rules_game.title} is played by {rules_game.min_players} to "
-                f"{rules_game.max_players} players, not {players}.",
-            )
+        if players is not None:
+            rules_game = rules.get_game(game)
+            try:
+                rules_game.validate_players(players, rules_game.default_options())
+            except rules.RulesError as exc:
+                raise StatsError(400, "invalid_players", f"{exc}.") from exc
         ratings = selectors.leaderboard(
             game=game,
             min_matches=filters.validated_data["min_matches"],
