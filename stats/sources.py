@@ -184,5 +184,5 @@ def _facts_load(tables: dict[int, TableInput]) -> None:
         .order_by("table_id", "seq")
         .values_list("table_id", "type", "version", "payload")
     )
-    for table_id, type_, version, payload in rows.iterator(chunk_size=5000):
+    for table_id, type_, version, payload in rows:
         tables[table_id].facts.append(event_store.upcast(type_, version, payload))

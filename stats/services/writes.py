@@ -50,28 +50,40 @@ def stats_add(game: str, contribution_json: dict[str, Any], sign: int = 1) -> No
         r.user_id: r
         for r in PlayerGameStat.objects.filter(game=game, user_id__in=list(users))
     }
-    create: list[PlayerGameStat] = []
-    update: list[PlayerGameStat] = []
-    delete: list[PlayerGameStat] = []
+    keep: list[PlayerGameStat] = []
+    empty: list[int] = []
     for user_id in sorted(users):
-        row = rows.get(user_id)
-        if row is None:
-            row = PlayerGameStat(user_id=user_id, game=game, counters={})
-            counters_add(row.counters, users[user_id], sign)
-            create.append(row)
-            continue
+        row = rows.get(user_id) or PlayerGameStat(
+            user_id=user_id, game=game, counters={}
+        )
         counters_add(row.counters, users[user_id], sign)
-        (delete if counters_empty(row.counters) else update).append(row)
-    PlayerGameStat.objects.bulk_create(create)
-    PlayerGameStat.objects.bulk_update(update, ["counters"])
-    if delete:
-        PlayerGameStat.objects.filter(pk__in=[r.pk for r in delete]).delete()
-    game_row, _ = GameStat.objects.get_or_create(game=game, defaults={"counters": {}})
+        if counters_empty(row.counters):
+            empty.append(user_id)
+        else:  # no pk: one upsert on (user, game) for new and old rows alike
+            keep.append(
+                PlayerGameStat(user_id=user_id, game=game, counters=row.counters)
+            )
+    PlayerGameStat.objects.bulk_create(
+        keep,
+        update_conflicts=True,
+        unique_fields=["user", "game"],
+        update_fields=["counters"],
+    )
+    if empty:
+        PlayerGameStat.objects.filter(game=game, user_id__in=empty).delete()
+    game_row = GameStat.objects.filter(game=game).first() or GameStat(
+        game=game, counters={}
+    )
     counters_add(game_row.counters, contribution_json["game"], sign)
     if counters_empty(game_row.counters):
-        game_row.delete()
+        GameStat.objects.filter(game=game).delete()
     else:
-        game_row.save(update_fields=["counters"])
+        GameStat.objects.bulk_create(
+            [GameStat(game=game, counters=game_row.counters)],
+            update_conflicts=True,
+            unique_fields=["game"],
+            update_fields=["counters"],
+        )
 
 
 def book_load(game: str, user_ids: Iterable[int]) -> RatingBook:
