@@ -130,3 +130,29 @@ def test_a_recount_gives_the_same_figures(people, bot):
     assert table_recount(table_id=ids[-1]) is True
 
     assert snapshot() == before
+
+
+def test_a_table_counted_late_is_rated_in_finish_order(people, finished_table):
+    ada, bob, cy = people(3)
+    early = finished_table("alkort", [ada, bob], seed="early", options={"target": 2})
+    late = finished_table("alkort", [ada, cy], seed="late", options={"target": 2})
+
+    table_record(table_id=late)  # the earlier table's task was lost …
+    table_record(table_id=early)  # … and the sweep counts it afterwards
+
+    history = list(RatingChange.objects.filter(user=ada).order_by("finished_at"))
+    assert [c.table_id for c in history] == [early, late]
+    assert (history[0].before_mu, history[0].matches) == (25.0, 1)
+    assert (history[1].before_mu, history[1].before_sigma) == (
+        history[0].after_mu,
+        history[0].after_sigma,
+    )
+    rating = Rating.objects.get(user=ada)
+    assert (rating.mu, rating.sigma, rating.matches) == (
+        history[1].after_mu,
+        history[1].after_sigma,
+        2,
+    )
+    late_first = snapshot()
+    stats_rebuild()
+    assert snapshot() == late_first
