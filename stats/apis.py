@@ -152,7 +152,7 @@ class StatsApi(APIView):
             "count": paginator.page.paginator.count,
             "next": paginator.get_next_link(),
             "previous": paginator.get_previous_link(),
-            "computed_through": selectors.computed_through(game=scope),
+            "computed_through": selectors.computed_through_get(game=scope),
             **extra,
             "results": [shape(item) for item in page],
         }
@@ -185,7 +185,7 @@ class LeaderboardApi(StatsApi):
                 rules_game.validate_players(players, rules_game.default_options())
             except rules.RulesError as exc:
                 raise StatsError(400, "invalid_players", f"{exc}.") from exc
-        ratings = selectors.leaderboard(
+        ratings = selectors.leaderboard_list(
             game=game,
             min_matches=filters.validated_data["min_matches"],
             players=players,
@@ -237,8 +237,8 @@ class PlayerApi(StatsApi):
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request, username: str) -> Response:
         user = selectors.user_get(username=username)
-        data = selectors.player_stats(user=user)
-        data["computed_through"] = selectors.computed_through()
+        data = selectors.player_stats_get(user=user)
+        data["computed_through"] = selectors.computed_through_get()
         return self.respond(request, data, None)
 
 
@@ -255,7 +255,7 @@ class RatingHistoryApi(StatsApi):
         selectors.game_check(game=game)
         return self.paginated(
             request,
-            selectors.rating_history(user=user, game=game),
+            selectors.rating_history_list(user=user, game=game),
             selectors.rating_change_json,
             game,
             username=user.username,
@@ -270,8 +270,8 @@ class GameApi(StatsApi):
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request, game: str) -> Response:
         selectors.game_check(game=game)
-        data = selectors.game_stats(game=game)
-        data["computed_through"] = selectors.computed_through(game=game)
+        data = selectors.game_stats_get(game=game)
+        data["computed_through"] = selectors.computed_through_get(game=game)
         return self.respond(request, data, game)
 
 
@@ -304,7 +304,7 @@ class HeadToHeadApi(StatsApi):
         game = selectors.game_check(game=names["game"])
         a = selectors.user_get(username=names["a"])
         b = selectors.user_get(username=names["b"])
-        found = selectors.head_to_head(a=a, b=b, game=game)
+        found = selectors.head_to_head_get(a=a, b=b, game=game)
         return self.paginated(
             request,
             found["matches"],

@@ -1,17 +1,18 @@
 """Reads of the statistics, shaped for the API and for other apps.
 
 Public helpers other parts call: ``rating_get`` (the tournaments' seeding),
-``rating_history`` (the profile chart, through the API) and
-``computed_through`` (how far the statistics have got). Every figure comes
+``rating_history_list`` (the profile chart, through the API) and
+``computed_through_get`` (how far the statistics have got). Every figure comes
 from finished, counted tables only (``docs/stats.md``).
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Count, F, Max, Q, QuerySet
+from django.utils import timezone
 
 import rules
 from accounts.models import User
@@ -60,16 +61,20 @@ def rating_fields(mu: float, sigma: float, matches: int) -> dict[str, Any]:
     }
 
 
-def rating_get(*, user: User, game: str) -> dict[str, Any] | None:
+def rating_get(user: User, game: str) -> dict[str, Any] | None:
     """``{mu, sigma, display, matches, provisional}`` of ``user`` in ``game``,
-    or None before their first rated match."""
+    or None before their first rated match.
+
+    Positional or keyword arguments alike: the tournaments' seeding calls
+    ``rating_get(user, game)``.
+    """
     row = Rating.objects.filter(user=user, game=game).first()
     if row is None:
         return None
     return rating_fields(row.mu, row.sigma, row.matches)
 
 
-def computed_through(*, game: str | None = None) -> dict[str, Any]:
+def computed_through_get(*, game: str | None = None) -> dict[str, Any]:
     """How far the statistics have got: the last finished table counted (in
     finish order), how many are counted, and how many finished tables still
     wait for their count."""
@@ -103,7 +108,7 @@ def last_modified(*, game: str | None = None) -> datetime | None:
     return at
 
 
-def leaderboard(
+def leaderboard_list(
     *, game: str, min_matches: int = 0, players: int | None = None
 ) -> QuerySet[Rating]:
     """Ratings of ``game``, best display rating first.
@@ -183,7 +188,7 @@ def player_game_stats(counters: dict[str, Any], game: str) -> dict[str, Any]:
     return out
 
 
-def player_stats(*, user: User) -> dict[str, Any]:
+def player_stats_get(*, user: User) -> dict[str, Any]:
     """Every game's rating (or None) and statistics of ``user``."""
     ratings = {r.game: r for r in Rating.objects.filter(user=user)}
     stats = {s.game: s.counters for s in PlayerGameStat.objects.filter(user=user)}
@@ -207,7 +212,7 @@ def player_stats(*, user: User) -> dict[str, Any]:
     }
 
 
-def rating_history(*, user: User, game: str) -> QuerySet[RatingChange]:
+def rating_history_list(*, user: User, game: str) -> QuerySet[RatingChange]:
     """``user``'s rating changes in ``game``, oldest first (one per rated table)."""
     return RatingChange.objects.filter(user=user, game=game).order_by(
         "finished_at", "table_id"
@@ -227,7 +232,7 @@ def rating_change_json(change: RatingChange) -> dict[str, Any]:
     }
 
 
-def game_stats(*, game: str) -> dict[str, Any]:
+def game_stats_get(*, game: str) -> dict[str, Any]:
     """Figures over every counted match of ``game``."""
     row = GameStat.objects.filter(game=game).first()
     c: dict[str, Any] = row.counters if row else {}
@@ -261,7 +266,7 @@ def game_stats(*, game: str) -> dict[str, Any]:
 _COMMON = {"matches", "rated_matches", "moves", "seconds", "timeouts", "by_players"}
 
 
-def head_to_head(*, a: User, b: User, game: str) -> dict[str, Any]:
+def head_to_head_get(*, a: User, b: User, game: str) -> dict[str, Any]:
     """How ``a`` and ``b`` fared at the counted tables of ``game`` they both
     sat at: who finished ahead, level, or (Alkort partnerships) as partners."""
     tables = PlayerResult.objects.filter(game=game, user=a).values("table_id")
@@ -305,3 +310,18 @@ def head_to_head(*, a: User, b: User, game: str) -> dict[str, Any]:
 
 def _ratio(num: float, den: float) -> float | None:
     return num / den if den else None
+
+
+def table_list_uncounted(*, grace_seconds: float = 0, limit: int = 1000) -> list[int]:
+    """Finished tables with no ``CountedTable`` marker, oldest finish first.
+
+    ``grace_seconds`` leaves alone tables that finished just now (their task
+    is most likely on its way).
+    """
+    cutoff = timezone.now() - timedelta(seconds=grace_seconds)
+    return list(
+        Table.objects.filter(status=TableStatus.FINISHED, stats_counted__isnull=True)
+        .filter(Q(finished_at__lte=cutoff) | Q(finished_at__isnull=True))
+        .order_by("finished_at", "id")
+        .values_list("id", flat=True)[:limit]
+    )

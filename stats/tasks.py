@@ -5,7 +5,8 @@ from __future__ import annotations
 from celery import shared_task
 from django.conf import settings
 
-from stats.services import table_record, tables_uncounted
+from stats.selectors import table_list_uncounted
+from stats.services import table_record
 
 
 @shared_task(ignore_result=True)
@@ -25,7 +26,7 @@ def stats_sweep() -> int:
     table whose task was lost (a broker restart, a worker killed before it
     acknowledged). Returns how many tables it queued.
     """
-    ids = tables_uncounted(
+    ids = table_list_uncounted(
         grace_seconds=settings.STATS_SWEEP_GRACE_SECONDS,
         limit=settings.STATS_SWEEP_BATCH,
     )

@@ -4,6 +4,6 @@ Every write holds the writer lock of the table's game (``stats.locks``).
 """
 
 from stats.services.rebuild import stats_rebuild
-from stats.services.record import table_record, table_recount, tables_uncounted
+from stats.services.record import table_record, table_recount
 
-__all__ = ["stats_rebuild", "table_recount", "table_record", "tables_uncounted"]
+__all__ = ["stats_rebuild", "table_recount", "table_record"]

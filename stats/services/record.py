@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
-from django.db.models import Q
-from django.utils import timezone
-
-from games.models import Table, TableStatus
+from games.models import Table
 from stats.locks import game_writer
 from stats.models import CountedTable, PlayerResult
 from stats.projection import project
@@ -86,18 +81,3 @@ def _count(table_id: int, *, rate: bool) -> CountedTable | None:
             rating_input=contribution.rating_input,
         )
     return counted
-
-
-def tables_uncounted(*, grace_seconds: float = 0, limit: int = 1000) -> list[int]:
-    """Finished tables with no ``CountedTable`` marker, oldest finish first.
-
-    ``grace_seconds`` leaves alone tables that finished just now (their task
-    is most likely on its way).
-    """
-    cutoff = timezone.now() - timedelta(seconds=grace_seconds)
-    return list(
-        Table.objects.filter(status=TableStatus.FINISHED, stats_counted__isnull=True)
-        .filter(Q(finished_at__lte=cutoff) | Q(finished_at__isnull=True))
-        .order_by("finished_at", "id")
-        .values_list("id", flat=True)[:limit]
-    )

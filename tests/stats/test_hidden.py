@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from games.models import Table, TableStatus
-from stats.services import table_record, tables_uncounted
+from stats.selectors import table_list_uncounted
+from stats.services import table_record
 from stats.tasks import stats_sweep
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +38,7 @@ def test_stats_of_a_player_at_an_unfinished_table_reveal_nothing(
         status=TableStatus.PLAYING, outcome=None, finished_at=None
     )
     assert table_record(table_id=playing) is False
-    assert tables_uncounted() == []
+    assert table_list_uncounted() == []
     assert stats_sweep.apply().get() == 0
 
     after = {path: api_client.get(path).json() for path in PATHS}
