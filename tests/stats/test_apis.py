@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from stats.models import Rating
 from stats.services import table_record
@@ -224,3 +226,40 @@ def test_the_paths_are_in_the_openapi_schema(api_client, db):
         "/api/stats/head-to-head/",
     ):
         assert "get" in schema["paths"][path]
+
+
+QUERY_TEXT = st.text(
+    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=12
+)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    path=st.sampled_from(
+        [
+            "/api/stats/leaderboards/alager/",
+            "/api/stats/leaderboards/x/",
+            "/api/stats/players/p0/",
+            "/api/stats/players/p0/ratings/alkort/",
+            "/api/stats/games/allegra/",
+            "/api/stats/head-to-head/",
+        ]
+    ),
+    params=st.dictionaries(
+        st.sampled_from(
+            ["min_matches", "players", "page", "page_size", "a", "b", "game"]
+        ),
+        QUERY_TEXT | st.integers(-(10**12), 10**12).map(str),
+        max_size=4,
+    ),
+)
+def test_no_query_string_gets_a_500(api_client, counted, path, params):
+    response = api_client.get(path, params)
+
+    assert response.status_code in (200, 400, 404)
+    if response.status_code != 200:
+        assert set(response.json()) >= {"code", "message"}
