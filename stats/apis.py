@@ -17,7 +17,7 @@ from typing import Any
 from django.core.serializers.json import DjangoJSONEncoder
 from django.utils.http import http_date, parse_http_date_safe
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import exceptions, serializers, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
@@ -40,6 +40,12 @@ class StatsPagination(PageNumberPagination):
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 500
+
+
+PAGE_PARAMETERS = [
+    OpenApiParameter("page", int, description="Page number, from 1."),
+    OpenApiParameter("page_size", int, description="Entries per page (up to 500)."),
+]
 
 
 class RatingSerializer(serializers.Serializer):
@@ -169,7 +175,7 @@ class LeaderboardApi(StatsApi):
         players = serializers.IntegerField(required=False, min_value=1, max_value=99)
 
     @extend_schema(
-        parameters=[FilterSerializer],
+        parameters=[FilterSerializer, *PAGE_PARAMETERS],
         responses={
             200: _page_schema("LeaderboardPage", LeaderboardEntrySerializer(many=True))
         },
@@ -246,9 +252,10 @@ class RatingHistoryApi(StatsApi):
     """One player's rating after each rated table of one game, oldest first."""
 
     @extend_schema(
+        parameters=PAGE_PARAMETERS,
         responses={
             200: _page_schema("RatingHistoryPage", HistoryEntrySerializer(many=True))
-        }
+        },
     )
     def get(self, request: Request, username: str, game: str) -> Response:
         user = selectors.user_get(username=username)
@@ -284,7 +291,7 @@ class HeadToHeadApi(StatsApi):
         game = serializers.CharField(max_length=32)
 
     @extend_schema(
-        parameters=[FilterSerializer],
+        parameters=[FilterSerializer, *PAGE_PARAMETERS],
         responses={
             200: _page_schema(
                 "HeadToHeadPage",
