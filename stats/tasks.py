@@ -4,16 +4,23 @@ from __future__ import annotations
 
 from celery import shared_task
 from django.conf import settings
+from django.db import OperationalError
 
 from stats.selectors import table_list_uncounted
 from stats.services import table_record
 
 
-@shared_task(ignore_result=True)
+@shared_task(
+    ignore_result=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
 def stats_record_table(table_id: int) -> bool:
     """Count finished table ``table_id`` (queued on commit when a match ends).
 
-    Counting twice changes nothing (``stats.services.table_record``).
+    Counting twice changes nothing (``stats.services.table_record``). A lost
+    database connection is retried with backoff; the sweep catches the rest.
     """
     return table_record(table_id=table_id)
 
