@@ -1,8 +1,8 @@
 """Allegra's own counters (``docs/stats.md``): triples, knocks, doubling, rounds.
 
 Per seat: ``rounds`` and ``round_score_sum`` (after doubling), ``doubled``
-(rounds the seat triggered and had its score doubled), ``triples`` (removals
-of three or more equal cards from the seat's own grid) and ``triple_cards``,
+(rounds the seat triggered and had its score doubled), ``triples`` (removals of
+three or more equal cards from the seat's area) and ``triple_cards``,
 ``knocks`` (knock answers "knock") and ``knocks_granted`` (a drawer gave the
 seat its card). A seat's knock answer is read only once the match is over,
 when every answer is public anyway.
@@ -42,7 +42,8 @@ def project(
         elif event.type == "allegra.triples_removed":
             owners: dict[int, int] = {}
             for cell in p["cells"]:
-                owners[cell["seat"]] = owners.get(cell["seat"], 0) + 1
+                owner = _area_owner(cell, p["cells"], n)
+                owners[owner] = owners.get(owner, 0) + 1
             for owner, cells in owners.items():
                 seats[owner]["triples"] += 1
                 seats[owner]["triple_cards"] += cells
@@ -64,3 +65,21 @@ def project(
                 seats[trigger]["doubled"] += 1
                 game["doubled"] += 1
     return seats, game, first
+
+
+def _area_owner(cell: dict[str, Any], cells: list[dict[str, Any]], n: int) -> int:
+    """Whose area a removed cell was counted in.
+
+    A cell belongs to its grid's owner, except that column 3 is also the left
+    part of the right-hand neighbour's area (seat ``owner - 1``): when the
+    same removal takes that neighbour's own cells and none of the owner's
+    other columns, the run was the neighbour's.
+    """
+    seat: int = cell["seat"]
+    if cell["col"] != 3:
+        return seat
+    own = {c["seat"] for c in cells if c["col"] != 3}
+    neighbour = (seat - 1) % n
+    if neighbour in own and seat not in own:
+        return neighbour
+    return seat
