@@ -173,6 +173,9 @@ class LeaderboardApi(StatsApi):
             required=False, min_value=0, max_value=1_000_000, default=0
         )
         players = serializers.IntegerField(required=False, min_value=1, max_value=99)
+        bots = serializers.BooleanField(
+            required=False, default=True, help_text="False: people only."
+        )
 
     @extend_schema(
         parameters=[FilterSerializer, *PAGE_PARAMETERS],
@@ -195,6 +198,7 @@ class LeaderboardApi(StatsApi):
             game=game,
             min_matches=filters.validated_data["min_matches"],
             players=players,
+            bots=filters.validated_data["bots"],
         )
         offset = _offset(request)
 

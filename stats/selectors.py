@@ -109,15 +109,17 @@ def last_modified(*, game: str | None = None) -> datetime | None:
 
 
 def leaderboard_list(
-    *, game: str, min_matches: int = 0, players: int | None = None
+    *, game: str, min_matches: int = 0, players: int | None = None, bots: bool = True
 ) -> QuerySet[Rating]:
-    """Ratings of ``game``, best display rating first.
+    """Ratings of ``game``, best display rating first (``bots=False``: people only).
 
     ``players`` keeps those with a rated match at tables of that many players
     (``min_matches`` then counts those matches); ``min_matches`` otherwise
     counts every rated match.
     """
     ratings = Rating.objects.filter(game=game).select_related("user")
+    if not bots:
+        ratings = ratings.filter(user__is_bot=False)
     if players is not None:
         at_size = (
             PlayerResult.objects.filter(game=game, players=players, rated=True)

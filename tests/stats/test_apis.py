@@ -72,6 +72,10 @@ def test_leaderboard_filters(api_client, counted):
         "p1",
     ]
     assert names(api_client.get("/api/stats/leaderboards/alkort/?players=4")) == []
+    assert names(api_client.get("/api/stats/leaderboards/alkort/?bots=false")) == [
+        "p0",
+        "p1",
+    ]
     page = api_client.get("/api/stats/leaderboards/alkort/?page_size=2&page=2").json()
     assert [e["rank"] for e in page["results"]] == [3]
 
