@@ -166,3 +166,5 @@ def test_provisional_until_ten_rated_matches(people, finished_table):
         assert rating["matches"] == i + 1
         assert rating["provisional"] is (i + 1 < PROVISIONAL_MATCHES)
     assert rating_get(user=ada, game="alager") is None
+    # The tournaments' seeding calls it positionally.
+    assert rating_get(ada, "alkort") == rating_get(user=ada, game="alkort")
