@@ -22,6 +22,7 @@ urlpatterns = [
         name="api-docs",
     ),
     path("api/accounts/", include("accounts.urls")),
+    path("api/stats/", include("stats.urls")),
     path("api/", include("games.urls")),
     path("api/tournaments/", include("tournaments.urls")),
     re_path(r"^api/", errors.api_not_found),

@@ -174,7 +174,13 @@ class TableListApi(TableApi):
             serializers.JSONField(required=False, default=dict),
             {"type": "object", "additionalProperties": True},
         )
-        rated = serializers.BooleanField(required=False, default=False)
+        rated = serializers.BooleanField(
+            required=False,
+            allow_null=True,
+            default=None,
+            help_text="Rated by default with two or more players; bot-only "
+            "tables are never rated.",
+        )
         time_control = serializers.IntegerField(
             required=False,
             allow_null=True,

@@ -220,7 +220,16 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     # Re-schedules the bot turn or turn timer of any table whose follow-up was
     # lost (a worker or the broker down when the move committed).
     "games-turns-sweep": {"task": "games.tasks.turns_sweep", "schedule": 30.0},
+    # Re-queue finished tables whose statistics task was lost (docs/stats.md).
+    "stats-sweep": {
+        "task": "stats.tasks.stats_sweep",
+        "schedule": env.float("STATS_SWEEP_SECONDS", default=300.0),
+    },
 }
+#: The sweep leaves tables that finished less than this long ago to their own task.
+STATS_SWEEP_GRACE_SECONDS = env.float("STATS_SWEEP_GRACE_SECONDS", default=60.0)
+#: At most this many tables are queued per sweep run.
+STATS_SWEEP_BATCH = env.int("STATS_SWEEP_BATCH", default=1000)
 
 # --- Live play: bot turns, turn timers, resync (docs/live-protocol.md) ------
 

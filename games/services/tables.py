@@ -57,11 +57,15 @@ def table_create(
     game: str,
     players: int,
     options: Any = None,
-    rated: bool = False,
+    rated: bool | None = None,
     watch: bool = False,
     time_control: int | None = None,
 ) -> Table:
     """Open a table in the lobby; its creator takes seat 0 unless watching.
+
+    ``rated`` defaults to True for a table of two or more players (a table of
+    one is never rated); a table that starts with bots only is made unrated
+    at the start (``docs/stats.md``).
 
     The rules validate the player count and options (``rules.InvalidOptions``,
     code ``invalid_options``); the options are stored complete, with defaults.
@@ -83,7 +87,7 @@ def table_create(
         game=game,
         options=complete,
         players=players,
-        rated=rated,
+        rated=(players >= 2) if rated is None else (rated and players >= 2),
         time_control=time_control,
         created_by=user,
     )
@@ -241,6 +245,8 @@ def table_start(*, table_id: int, user: User, seed: str | None = None) -> Table:
     table.seed_sha256 = events[0].payload["seed_sha256"]
     table.status = TableStatus.PLAYING
     table.started_at = timezone.now()
+    if table.rated and all(s.bot_level is not None for s in seats):
+        table.rated = False  # bot-only tables are never rated
     record(
         table=table,
         game=game,
@@ -248,7 +254,7 @@ def table_start(*, table_id: int, user: User, seed: str | None = None) -> Table:
         events=events,
         actor_id=user.pk,
         seat=None,
-        also_save=("seed", "seed_sha256", "status", "started_at"),
+        also_save=("seed", "seed_sha256", "status", "started_at", "rated"),
     )
     followups_schedule(table=table, game=game, state=state, seats=seats)
     return table

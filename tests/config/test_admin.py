@@ -158,6 +158,9 @@ def test_every_changelist_can_reach_a_secret_somewhere() -> None:
     )
 
 
+# Walks every registered changelist: about 10 s on an idle machine, and it
+# grows with each app's admin pages, so it gets more than the default limit.
+@pytest.mark.timeout(180)
 def test_no_lookup_on_a_secret_answers_a_guess(
     in_play: dict[str, Any], who: Client
 ) -> None:

@@ -356,3 +356,17 @@ def test_a_finished_table_cannot_be_left() -> None:
         Conflict, "table_finished", f"The match at table {table.pk} has ended."
     ):
         table_leave(table_id=table.pk, user=ada)
+
+
+def test_tables_of_two_or_more_are_rated_unless_created_unrated() -> None:
+    ada = UserFactory()
+    assert table_create(user=ada, game="alkort", players=2).rated is True
+    assert table_create(user=ada, game="alkort", players=2, rated=False).rated is False
+
+
+def test_a_table_that_starts_with_bots_only_is_never_rated() -> None:
+    owner = UserFactory()
+    table = table_started(seating=["random", "basic"], creator=owner)
+    assert Table.objects.get(pk=table.pk).rated is False
+    mixed = table_started(seating=[owner, "basic"])
+    assert Table.objects.get(pk=mixed.pk).rated is True

@@ -1,0 +1,329 @@
+"""Reads of the statistics, shaped for the API and for other apps.
+
+Public helpers other parts call: ``rating_get`` (the tournaments' seeding),
+``rating_history_list`` (the profile chart, through the API) and
+``computed_through_get`` (how far the statistics have got). Every figure comes
+from finished, counted tables only (``docs/stats.md``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Count, F, Max, Q, QuerySet
+from django.utils import timezone
+
+import rules
+from accounts.models import User
+from games.errors import NotFound
+from games.models import Table, TableStatus
+from stats.models import (
+    CountedTable,
+    GameStat,
+    PlayerGameStat,
+    PlayerResult,
+    Rating,
+    RatingChange,
+)
+from stats.projection import alager, alkort, allegra
+from stats.ratings import PROVISIONAL_MATCHES, display
+
+GAME_KEYS = {"alager": alager.KEYS, "alkort": alkort.KEYS, "allegra": allegra.KEYS}
+
+
+def game_check(*, game: str) -> str:
+    """``game`` if Cardroom has it; else ``NotFound("unknown_game")``."""
+    if game not in rules.GAMES:
+        raise NotFound(
+            "unknown_game",
+            f"Unknown game {game!r}; Cardroom offers: {', '.join(rules.GAMES)}.",
+        )
+    return game
+
+
+def user_get(*, username: str) -> User:
+    """The account named ``username``; else ``NotFound("unknown_player")``."""
+    user = User.objects.filter(username=username).first()
+    if user is None:
+        raise NotFound("unknown_player", f"There is no player named {username!r}.")
+    return user
+
+
+def rating_fields(mu: float, sigma: float, matches: int) -> dict[str, Any]:
+    """The rating fields every API response carries (``docs/stats.md``)."""
+    return {
+        "mu": mu,
+        "sigma": sigma,
+        "display": display(mu, sigma),
+        "matches": matches,
+        "provisional": matches < PROVISIONAL_MATCHES,
+    }
+
+
+def rating_get(user: User, game: str) -> dict[str, Any] | None:
+    """``{mu, sigma, display, matches, provisional}`` of ``user`` in ``game``,
+    or None before their first rated match.
+
+    Positional or keyword arguments alike: the tournaments' seeding calls
+    ``rating_get(user, game)``.
+    """
+    row = Rating.objects.filter(user=user, game=game).first()
+    if row is None:
+        return None
+    return rating_fields(row.mu, row.sigma, row.matches)
+
+
+def computed_through_get(*, game: str | None = None) -> dict[str, Any]:
+    """How far the statistics have got: the last finished table counted (in
+    finish order), how many are counted, and how many finished tables still
+    wait for their count."""
+    counted = CountedTable.objects.all()
+    finished = Table.objects.filter(status=TableStatus.FINISHED)
+    if game is not None:
+        counted = counted.filter(game=game)
+        finished = finished.filter(game=game)
+    last = (
+        counted.order_by("-finished_at", "-table_id")
+        .values("table_id", "finished_at")
+        .first()
+    )
+    agg = counted.aggregate(n=Count("pk"), at=Max("counted_at"))
+    pending = finished.filter(stats_counted__isnull=True).count()
+    return {
+        "table": last["table_id"] if last else None,
+        "finished_at": last["finished_at"] if last else None,
+        "tables": agg["n"],
+        "pending": pending,
+        "counted_at": agg["at"],
+    }
+
+
+def last_modified(*, game: str | None = None) -> datetime | None:
+    """When the statistics last changed (the newest count or rebuild)."""
+    counted = CountedTable.objects.all()
+    if game is not None:
+        counted = counted.filter(game=game)
+    at: datetime | None = counted.aggregate(at=Max("counted_at"))["at"]
+    return at
+
+
+def leaderboard_list(
+    *, game: str, min_matches: int = 0, players: int | None = None, bots: bool = True
+) -> QuerySet[Rating]:
+    """Ratings of ``game``, best display rating first (``bots=False``: people only).
+
+    ``players`` keeps those with a rated match at tables of that many players
+    (``min_matches`` then counts those matches); ``min_matches`` otherwise
+    counts every rated match.
+    """
+    ratings = Rating.objects.filter(game=game).select_related("user")
+    if not bots:
+        ratings = ratings.filter(user__is_bot=False)
+    if players is not None:
+        at_size = (
+            PlayerResult.objects.filter(game=game, players=players, rated=True)
+            .values("user_id")
+            .annotate(n=Count("table_id", distinct=True))
+            .filter(n__gte=max(1, min_matches))
+            .values("user_id")
+        )
+        ratings = ratings.filter(user_id__in=at_size)
+    elif min_matches:
+        ratings = ratings.filter(matches__gte=min_matches)
+    return ratings.annotate(display_value=F("mu") - 3 * F("sigma")).order_by(
+        "-display_value", "-mu", "user__username"
+    )
+
+
+def player_game_stats(counters: dict[str, Any], game: str) -> dict[str, Any]:
+    """Readable figures from one player's sums in one game."""
+    n = counters.get("matches", 0)
+    out: dict[str, Any] = {
+        "matches": n,
+        "wins": counters.get("wins", 0),
+        "win_rate": _ratio(counters.get("wins", 0), n),
+        "average_place": _ratio(counters.get("place_sum", 0), n),
+        "average_score": _ratio(counters.get("score_sum", 0), n),
+        "rated_matches": counters.get("rated_matches", 0),
+        "moves": counters.get("moves", 0),
+        "timeouts": counters.get("timeouts", 0),
+        "first_player": counters.get("first_player", 0),
+        "first_player_wins": counters.get("first_player_wins", 0),
+    }
+    c = counters
+    if game == "alager":
+        out |= {
+            "deals": c.get("deals", 0),
+            "alager": c.get("alager", 0),
+            "hori": c.get("hori", 0),
+            "knocks": c.get("knocks", 0),
+            "knocks_lowest": c.get("knocks_lowest", 0),
+            "knocker_lowest_rate": _ratio(
+                c.get("knocks_lowest", 0), c.get("knocks", 0)
+            ),
+            "average_showdown_value": _ratio(
+                c.get("showdown_value_sum", 0), c.get("showdowns", 0)
+            ),
+        }
+    elif game == "alkort":
+        out |= {
+            "deals": c.get("deals", 0),
+            "muk": c.get("muk", 0),
+            "strokes": c.get("strokes", 0),
+            "tricks": c.get("tricks", 0),
+            "tricks_per_deal": _ratio(c.get("tricks", 0), c.get("deals", 0)),
+            "stock_exchanges": c.get("stock_exchanges", 0),
+            "sevens_led": c.get("sevens_led", 0),
+        }
+    else:
+        out |= {
+            "rounds": c.get("rounds", 0),
+            "average_round_score": _ratio(
+                c.get("round_score_sum", 0), c.get("rounds", 0)
+            ),
+            "times_doubled": c.get("doubled", 0),
+            "triples_removed": c.get("triples", 0),
+            "knocks_made": c.get("knocks", 0),
+            "knocks_granted": c.get("knocks_granted", 0),
+        }
+    return out
+
+
+def player_stats_get(*, user: User) -> dict[str, Any]:
+    """Every game's rating (or None) and statistics of ``user``."""
+    ratings = {r.game: r for r in Rating.objects.filter(user=user)}
+    stats = {s.game: s.counters for s in PlayerGameStat.objects.filter(user=user)}
+    return {
+        "username": user.username,
+        "is_bot": user.is_bot,
+        "bot_level": user.bot_level,
+        "ratings": {
+            game: (
+                rating_fields(
+                    ratings[game].mu, ratings[game].sigma, ratings[game].matches
+                )
+                if game in ratings
+                else None
+            )
+            for game in rules.GAMES
+        },
+        "games": {
+            game: player_game_stats(stats.get(game, {}), game) for game in rules.GAMES
+        },
+    }
+
+
+def rating_history_list(*, user: User, game: str) -> QuerySet[RatingChange]:
+    """``user``'s rating changes in ``game``, oldest first (one per rated table)."""
+    return RatingChange.objects.filter(user=user, game=game).order_by(
+        "finished_at", "table_id"
+    )
+
+
+def rating_change_json(change: RatingChange) -> dict[str, Any]:
+    return {
+        "table": change.table_id,
+        "finished_at": change.finished_at,
+        "place": change.place,
+        "expected_place": change.expected_place,
+        "before": {"mu": change.before_mu, "sigma": change.before_sigma},
+        "after": {"mu": change.after_mu, "sigma": change.after_sigma},
+        "display": display(change.after_mu, change.after_sigma),
+        "matches": change.matches,
+    }
+
+
+def game_stats_get(*, game: str) -> dict[str, Any]:
+    """Figures over every counted match of ``game``."""
+    row = GameStat.objects.filter(game=game).first()
+    c: dict[str, Any] = row.counters if row else {}
+    n = c.get("matches", 0)
+    by_players = {}
+    for key, v in sorted(c.get("by_players", {}).items(), key=lambda kv: int(kv[0])):
+        m = v.get("matches", 0)
+        by_players[key] = {
+            "matches": m,
+            "first_player_wins": v.get("first_player_wins", 0),
+            "first_player_win_rate": _ratio(v.get("first_player_wins", 0), m),
+            # Alkort's four players are two sides: the first player's side.
+            "fair_share": 0.5 if game == "alkort" else 1 / int(key),
+            "first_player_average_place": _ratio(v.get("first_player_place_sum", 0), m),
+            "draws": v.get("draws", 0),
+        }
+    own = {k: v for k, v in c.items() if k not in _COMMON}
+    return {
+        "game": game,
+        "title": rules.get_game(game).title,
+        "matches": n,
+        "rated_matches": c.get("rated_matches", 0),
+        "average_moves": _ratio(c.get("moves", 0), n),
+        "average_minutes": _ratio(c.get("seconds", 0), n * 60),
+        "timeouts": c.get("timeouts", 0),
+        "first_player": by_players,
+        "totals": own,
+    }
+
+
+_COMMON = {"matches", "rated_matches", "moves", "seconds", "timeouts", "by_players"}
+
+
+def head_to_head_get(*, a: User, b: User, game: str) -> dict[str, Any]:
+    """How ``a`` and ``b`` fared at the counted tables of ``game`` they both
+    sat at: who finished ahead, level, or (Alkort partnerships) as partners."""
+    tables = PlayerResult.objects.filter(game=game, user=a).values("table_id")
+    rows = (
+        PlayerResult.objects.filter(game=game, table_id__in=tables)
+        .filter(Q(user=a) | Q(user=b))
+        .order_by("finished_at", "table_id", "seat")
+    )
+    by_table: dict[int, dict[int, PlayerResult]] = {}
+    for r in rows:
+        by_table.setdefault(r.table_id, {}).setdefault(r.user_id, r)
+    matches = []
+    summary = {"matches": 0, "a_ahead": 0, "b_ahead": 0, "level": 0, "partners": 0}
+    for table_id, seen in by_table.items():
+        if a.pk not in seen or b.pk not in seen or a.pk == b.pk:
+            continue
+        ra, rb = seen[a.pk], seen[b.pk]
+        summary["matches"] += 1
+        if ra.side == rb.side:
+            result = "partners"
+        elif ra.place < rb.place:
+            result = "a_ahead"
+        elif rb.place < ra.place:
+            result = "b_ahead"
+        else:
+            result = "level"
+        summary[result] += 1
+        matches.append(
+            {
+                "table": table_id,
+                "finished_at": ra.finished_at,
+                "players": ra.players,
+                "rated": ra.rated,
+                "a": {"seat": ra.seat, "place": ra.place, "score": ra.score},
+                "b": {"seat": rb.seat, "place": rb.place, "score": rb.score},
+                "result": result,
+            }
+        )
+    return {"summary": summary, "matches": matches}
+
+
+def _ratio(num: float, den: float) -> float | None:
+    return num / den if den else None
+
+
+def table_list_uncounted(*, grace_seconds: float = 0, limit: int = 1000) -> list[int]:
+    """Finished tables with no ``CountedTable`` marker, oldest finish first.
+
+    ``grace_seconds`` leaves alone tables that finished just now (their task
+    is most likely on its way).
+    """
+    cutoff = timezone.now() - timedelta(seconds=grace_seconds)
+    return list(
+        Table.objects.filter(status=TableStatus.FINISHED, stats_counted__isnull=True)
+        .filter(Q(finished_at__lte=cutoff) | Q(finished_at__isnull=True))
+        .order_by("finished_at", "id")
+        .values_list("id", flat=True)[:limit]
+    )

@@ -1,0 +1,269 @@
+"""The statistics API: paths, rating fields, pagination, errors, caching."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from stats.models import Rating
+from stats.services import table_record
+from stats.simulate import match_play
+
+pytestmark = pytest.mark.django_db
+
+RATING_KEYS = {"mu", "sigma", "display", "matches", "provisional"}
+
+
+@pytest.fixture
+def counted(people, bot, finished_table):
+    """Three counted Alkort tables of ada and bob, one with a basic bot."""
+    ada, bob = people(2)
+    ids = [
+        finished_table("alkort", [ada, bob], seed=f"api-{i}", options={"target": 2})
+        for i in range(2)
+    ]
+    ids.append(
+        finished_table(
+            "alkort", [ada, bot("basic")], seed="api-b", options={"target": 2}
+        )
+    )
+    for table_id in ids:
+        table_record(table_id=table_id)
+    return ada, bob, ids
+
+
+def test_leaderboard_entries_carry_username_and_rating_fields(api_client, counted):
+    ada, bob, ids = counted
+    response = api_client.get("/api/stats/leaderboards/alkort/")
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["count"] == 3
+    assert body["computed_through"]["table"] == ids[-1]
+    assert body["computed_through"]["tables"] == 3
+    assert body["computed_through"]["pending"] == 0
+    entries = body["results"]
+    assert {e["username"] for e in entries} == {"p0", "p1", "bot-basic"}
+    assert [e["rank"] for e in entries] == [1, 2, 3]
+    displays = [e["display"] for e in entries]
+    assert displays == sorted(displays, reverse=True)
+    for e in entries:
+        assert set(e) >= RATING_KEYS
+        assert e["display"] == pytest.approx(e["mu"] - 3 * e["sigma"])
+    rating = Rating.objects.get(user=ada, game="alkort")
+    [ada_entry] = [e for e in entries if e["username"] == "p0"]
+    assert (ada_entry["mu"], ada_entry["sigma"], ada_entry["matches"]) == (
+        rating.mu,
+        rating.sigma,
+        3,
+    )
+
+
+def test_leaderboard_filters(api_client, counted):
+    names = lambda r: sorted(e["username"] for e in r.json()["results"])  # noqa: E731
+    assert names(api_client.get("/api/stats/leaderboards/alkort/?min_matches=2")) == [
+        "p0",
+        "p1",
+    ]
+    assert names(api_client.get("/api/stats/leaderboards/alkort/?players=2")) == [
+        "bot-basic",
+        "p0",
+        "p1",
+    ]
+    assert names(api_client.get("/api/stats/leaderboards/alkort/?players=4")) == []
+    assert names(api_client.get("/api/stats/leaderboards/alkort/?bots=false")) == [
+        "p0",
+        "p1",
+    ]
+    page = api_client.get("/api/stats/leaderboards/alkort/?page_size=2&page=2").json()
+    assert [e["rank"] for e in page["results"]] == [3]
+
+
+@pytest.mark.parametrize(
+    ("query", "code", "message"),
+    [
+        (
+            "min_matches=-1",
+            "invalid",
+            "min_matches: Ensure this value is greater than or equal to 0.",
+        ),
+        ("min_matches=lots", "invalid", "min_matches: A valid integer is required."),
+        (
+            "players=3",
+            "invalid_players",
+            "Alkort is played by 2 players or by 4 in partnerships, not 3.",
+        ),
+    ],
+)
+def test_bad_leaderboard_filters_answer_400(api_client, db, query, code, message):
+    response = api_client.get(f"/api/stats/leaderboards/alkort/?{query}")
+    assert response.status_code == 400
+    assert response.json()["code"] == code
+    assert response.json()["message"] == message
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/stats/leaderboards/poker/",
+        "/api/stats/games/poker/",
+        "/api/stats/players/p0/ratings/poker/",
+    ],
+)
+def test_unknown_game_answers_404(api_client, counted, path):
+    response = api_client.get(path)
+    assert response.status_code == 404
+    assert response.json() == {
+        "code": "unknown_game",
+        "message": "Unknown game 'poker'; Cardroom offers: alager, alkort, allegra.",
+    }
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/stats/players/nobody/", "/api/stats/players/nobody/ratings/alkort/"]
+)
+def test_unknown_player_answers_404(api_client, db, path):
+    response = api_client.get(path)
+    assert response.status_code == 404
+    assert response.json() == {
+        "code": "unknown_player",
+        "message": "There is no player named 'nobody'.",
+    }
+
+
+def test_player_has_ratings_per_game_and_statistics(api_client, counted):
+    body = api_client.get("/api/stats/players/p0/").json()
+
+    assert set(body["ratings"]) == {"alager", "alkort", "allegra"}
+    assert body["ratings"]["alager"] is None
+    assert set(body["ratings"]["alkort"]) >= RATING_KEYS
+    assert body["ratings"]["alkort"]["matches"] == 3
+    assert body["ratings"]["alkort"]["provisional"] is True
+    alkort = body["games"]["alkort"]
+    assert alkort["matches"] == 3
+    assert alkort["tricks_per_deal"] == pytest.approx(
+        alkort["tricks"] / alkort["deals"]
+    )
+    assert body["games"]["alager"]["matches"] == 0
+    assert body["games"]["alager"]["average_place"] is None
+    assert body["computed_through"]["tables"] == 3
+
+
+def test_rating_history_oldest_first_one_entry_per_table(api_client, counted):
+    ada, bob, ids = counted
+    body = api_client.get("/api/stats/players/p1/ratings/alkort/").json()
+
+    assert [e["table"] for e in body["results"]] == ids[:2]
+    first, second = body["results"]
+    assert first["before"] == {"mu": 25.0, "sigma": pytest.approx(25 / 3)}
+    assert second["before"] == first["after"]
+    assert set(first["after"]) == {"mu", "sigma"}
+    assert first["place"] in (1, 2)
+    assert body["rating"]["matches"] == 2
+
+
+def test_game_statistics(api_client, counted):
+    body = api_client.get("/api/stats/games/alkort/").json()
+
+    assert body["matches"] == 3
+    assert body["rated_matches"] == 3
+    assert body["average_moves"] > 10
+    assert body["first_player"]["2"]["matches"] == 3
+    assert body["first_player"]["2"]["fair_share"] == 0.5
+    assert body["totals"]["deals"] >= 3
+    assert body["timeouts"] == 0
+
+
+def test_head_to_head(api_client, counted):
+    body = api_client.get("/api/stats/head-to-head/?a=p0&b=p1&game=alkort").json()
+
+    assert body["count"] == 2
+    summary = body["summary"]
+    assert summary["matches"] == 2
+    assert summary["a_ahead"] + summary["b_ahead"] + summary["level"] == 2
+    assert {m["result"] for m in body["results"]} <= {"a_ahead", "b_ahead", "level"}
+
+
+@pytest.mark.parametrize(
+    ("query", "status", "code"),
+    [
+        ("a=p0&game=alkort", 400, "invalid"),
+        ("a=p0&b=p0&game=alkort", 400, "same_player"),
+        ("a=p0&b=nobody&game=alkort", 404, "unknown_player"),
+        ("a=p0&b=p1&game=poker", 404, "unknown_game"),
+    ],
+)
+def test_head_to_head_errors(api_client, counted, query, status, code):
+    response = api_client.get(f"/api/stats/head-to-head/?{query}")
+    assert response.status_code == status
+    assert response.json()["code"] == code
+
+
+def test_etag_and_last_modified(api_client, counted, people, finished_table):
+    first = api_client.get("/api/stats/leaderboards/alkort/")
+    etag = first.headers["ETag"]
+    assert first.headers["Last-Modified"]
+
+    again = api_client.get("/api/stats/leaderboards/alkort/", HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304
+
+    ada = counted[0]
+    (cy,) = people(1)
+    table_record(
+        table_id=finished_table(
+            "alkort", [ada, cy], match=match_play("alkort", 2, "new", {"target": 1})
+        )
+    )
+    changed = api_client.get("/api/stats/leaderboards/alkort/", HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200
+    assert changed.headers["ETag"] != etag
+
+
+def test_the_paths_are_in_the_openapi_schema(api_client, db):
+    schema = api_client.get("/api/schema/?format=json").json()
+    for path in (
+        "/api/stats/leaderboards/{game}/",
+        "/api/stats/players/{username}/",
+        "/api/stats/players/{username}/ratings/{game}/",
+        "/api/stats/games/{game}/",
+        "/api/stats/head-to-head/",
+    ):
+        assert "get" in schema["paths"][path]
+
+
+QUERY_TEXT = st.text(
+    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=12
+)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    path=st.sampled_from(
+        [
+            "/api/stats/leaderboards/alager/",
+            "/api/stats/leaderboards/x/",
+            "/api/stats/players/p0/",
+            "/api/stats/players/p0/ratings/alkort/",
+            "/api/stats/games/allegra/",
+            "/api/stats/head-to-head/",
+        ]
+    ),
+    params=st.dictionaries(
+        st.sampled_from(
+            ["min_matches", "players", "page", "page_size", "a", "b", "game"]
+        ),
+        QUERY_TEXT | st.integers(-(10**12), 10**12).map(str),
+        max_size=4,
+    ),
+)
+def test_no_query_string_gets_a_500(api_client, counted, path, params):
+    response = api_client.get(path, params)
+
+    assert response.status_code in (200, 400, 404)
+    if response.status_code != 200:
+        assert set(response.json()) >= {"code", "message"}
