@@ -19,13 +19,13 @@ from django.utils.http import http_date, parse_http_date_safe
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import exceptions, serializers, status
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 import rules
+from config.pagination import Pagination
 from games.errors import TableError
 from stats import selectors
 
@@ -36,7 +36,9 @@ class StatsError(exceptions.APIException):
         self.status_code = status_code
 
 
-class StatsPagination(PageNumberPagination):
+class StatsPagination(Pagination):
+    """Stats pages are longer: 50 rows by default, up to 500."""
+
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 500
