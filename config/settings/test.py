@@ -60,3 +60,8 @@ if REDIS_URL:
     CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = (
         f"cardroom-test-{CHECKOUT_ID}-{TEST_WORKER}"
     )
+
+# A Celery worker started by a test (the browser tests start one beside their
+# live server) listens on a queue of its own checkout and xdist worker, so two
+# test runs on one machine never take each other's tasks.
+CELERY_TASK_DEFAULT_QUEUE = f"cardroom-test-{CHECKOUT_ID}-{TEST_WORKER}"

@@ -2,7 +2,7 @@
 // renderer (js/games/<game>.js) and draws the parts every game shares — turn
 // bar and timer, seats with presence, refusals, the log in words, the lobby
 // controls, the end-of-deal summary and the final result.
-import { api, currentUser, el, games } from "./api.js";
+import { currentUser, el, games } from "./api.js";
 import { TableClient } from "./table-client.js";
 import { renderers } from "./games/index.js";
 
@@ -236,9 +236,26 @@ function renderFair(ctx) {
   else fair.replaceChildren();
 }
 
+// Allegra's ring of grids scrolls sideways on a phone: keep the player's
+// scroll position across redraws, and start with their own grid in view.
+function keepRingInView(scrolled) {
+  const ring = board.querySelector(".ring-scroll");
+  if (!ring) return;
+  if (scrolled !== null) {
+    ring.scrollLeft = scrolled;
+    return;
+  }
+  const mine = ring.querySelector(".grid-block.me");
+  if (mine) ring.scrollLeft = mine.offsetLeft - (ring.clientWidth - mine.offsetWidth) / 2;
+}
+
 function render() {
   if (!client.table) return;
   const ctx = context();
+  // State for people (the CSS) and for the browser tests alike.
+  root.dataset.seq = String(client.seq);
+  root.dataset.status = ctx.view && ctx.view.outcome ? "finished" : ctx.table.status;
+  root.dataset.myturn = ctx.legal.length && !busy ? "1" : "0";
   renderTurn(ctx);
   renderTimer(ctx);
   renderSeats(ctx);
@@ -246,7 +263,10 @@ function render() {
   if (ctx.view) {
     const focused = document.activeElement && document.activeElement.dataset
       ? document.activeElement.dataset.key : null;
+    const ring = board.querySelector(".ring-scroll");
+    const scrolled = ring ? ring.scrollLeft : null;
     board.replaceChildren(renderer.board(ctx));
+    keepRingInView(scrolled);
     // Keep keyboard focus on the same control across redraws.
     if (focused) {
       const again = board.querySelector(`[data-key="${CSS.escape(focused)}"]`);
@@ -298,4 +318,5 @@ Promise.all([games().catch(() => null), client.start()])
     document.getElementById("turn-text").textContent = err.message;
   });
 
-export { client, api };
+// A handle for the console and the browser tests: the page's client and move.
+window.cardroom = { client, act };
