@@ -104,7 +104,7 @@ async function fairness() {
         el("dt", {}, "Hash of the seed, computed in your browser"),
         el("dd", {}, local === null ? "not available on this connection" : el("span", { id: "hash-check" }, hashOk ? "matches" : "does not match")),
         el("dt", {}, "Shuffles re-derived by the server"), el("dd", { id: "checked" }, `${report.checked}, ${report.ok ? "all equal to the recorded deals" : "with problems"}`)),
-      report.problems.length ? el("ul", {}, report.problems.map((p) => el("li", {}, p))) : null);
+      ...(report.problems.length ? [el("ul", {}, report.problems.map((p) => el("li", {}, p)))] : []));
   } catch (err) {
     box.replaceChildren(el("p", { class: "muted" }, err.message));
   }

@@ -40,7 +40,7 @@ async function list() {
   root.replaceChildren(el("section", { class: "panel" }, el("ul", { class: "tables", id: "tournament-list" }, rows.map((t) => el("li", { class: "table-row" },
     el("div", {}, el("a", { href: `/tournaments/${t.id}/` }, el("strong", {}, t.name || `Tournament ${t.id}`)),
       el("div", { class: "muted" }, [(catalogue[t.game] || { title: t.game }).title, t.status, t.format, when(t.starts_at || t.start_at)].filter(Boolean).join(" · "))),
-    el("span", { class: "muted" }, t.entries !== undefined ? `${Array.isArray(t.entries) ? t.entries.length : t.entries} players` : "")))))); 
+    el("span", { class: "muted" }, t.entries !== undefined ? `${Array.isArray(t.entries) ? t.entries.length : t.entries} players` : ""))))));
 }
 
 function standingsTable(standings) {
@@ -96,7 +96,7 @@ async function detail() {
     buttons.push(el("button", { type: "button", class: "button", onclick: () => call("register") }, "Register"));
     buttons.push(el("button", { type: "button", class: "button ghost", onclick: () => call("withdraw") }, "Withdraw"));
   }
-  root.replaceChildren(
+  root.replaceChildren(...[
     el("h1", {}, t.name || `Tournament ${t.id}`),
     el("p", { class: "muted" }, [(catalogue[t.game] || { title: t.game }).title, t.status, t.format, when(t.starts_at || t.start_at)].filter(Boolean).join(" · ")),
     t.description ? el("p", {}, t.description) : null,
@@ -104,7 +104,8 @@ async function detail() {
     buttons.length ? el("div", { class: "row" }, buttons) : null,
     el("div", { class: "lobby-grid" },
       el("section", { class: "panel" }, el("h2", {}, "Standings"), standingsTable(results(t.standings || []))),
-      el("section", { class: "panel" }, el("h2", {}, "Rounds"), roundsList(results(t.rounds || [])))));
+      el("section", { class: "panel" }, el("h2", {}, "Rounds"), roundsList(results(t.rounds || [])))),
+  ].filter(Boolean));
 }
 
 (id ? detail() : list()).catch((err) => root.replaceChildren(empty(err.message)));
