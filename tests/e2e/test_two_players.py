@@ -63,6 +63,15 @@ def test_alkort_between_two_people_shows_each_only_its_own_hand(player: Any) -> 
         # The other seat's hand is there only as card backs.
         assert person.page.locator(".spot-top svg.back").count() == len(hidden)
 
+    # A spectator (no account) sees neither hand.
+    watcher = player()
+    watcher.page.goto(f"/tables/{table_id}/")
+    watcher.page.wait_for_selector("#table-page[data-status='playing']")
+    assert watcher.page.locator(".hand").count() == 0
+    for card in views[ada.username]["hand"] + views[bo.username]["hand"]:
+        assert watcher.page.locator(f"[data-card='{card}']").count() == 0, card
+    assert watcher.page.locator(".spot svg.back").count() == 18
+
     _play_out(ada, bo, "alkort")
     for person in (ada, bo):
         person.page.locator("dialog#result").wait_for(state="visible")
