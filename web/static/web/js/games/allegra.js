@@ -68,10 +68,13 @@ const VERBS = {
   put: "Put the card at",
 };
 
+let effectiveMode = "swap"; // the mode in force for this drawing
+
+// The move a press on a cell makes: with a drawn card, only the chosen kind
+// (swap it in, or discard it and flip) — never the other by surprise.
 function pickAction(actions) {
   if (!actions || !actions.length) return null;
-  if (actions.length === 1) return actions[0];
-  return actions.find((a) => (mode === "flip" ? a.type === "discard" : a.type !== "discard")) || null;
+  return actions.find((a) => (effectiveMode === "flip" ? a.type === "discard" : a.type !== "discard")) || null;
 }
 
 function cellNode(ctx, cell, value, actions, removed) {
@@ -181,7 +184,7 @@ function hintFor(ctx) {
     case "initial_reveal": return `Reveal a face-down card of your area (${v.reveals_left} left).`;
     case "turn_start": return `Draw from the deck, or press a card of your area to take the ${top} from the discard pile.`;
     case "knock_window": return `${ctx.names(v.active)} drew ${v.drawn}. Knock to claim it, or pass.`;
-    case "decide_deck_card": return mode === "flip"
+    case "decide_deck_card": return effectiveMode === "flip"
       ? `Discard the ${v.drawn}: press a face-down card of your area to flip it.`
       : `Press a card of your area to swap the ${v.drawn} into it, or switch to “discard and flip”.`;
     case "knocker_place": return `You knocked: press a cell of your area to place the ${v.drawn ?? "gift"}.`;
@@ -197,6 +200,7 @@ function board(ctx) {
   const actions = [];
   const flips = ctx.legal.some((a) => a.type === "discard" && a.flip);
   const swaps = ctx.legal.some((a) => a.type === "swap");
+  effectiveMode = flips && swaps ? mode : flips ? "flip" : "swap";
   if (v.phase === "decide_deck_card" && flips && swaps) {
     actions.push(el("button", {
       type: "button", class: `button ${mode === "swap" ? "" : "ghost"} action`, "aria-pressed": String(mode === "swap"),
