@@ -73,3 +73,20 @@ def test_four_colour_deck_recolours_clubs_and_diamonds(player: Any) -> None:
     page.uncheck("#four-colour")
     if "D" in hand_suits:
         assert page.evaluate(colour, "D") == "rgb(200, 16, 46)"
+
+
+@pytest.mark.timeout(90)
+def test_the_32_card_deck_names_its_cards_in_czech(player: Any) -> None:
+    person = player()
+    sign_up(person)
+    page = person.page
+    table_id = create_table(page, "alager", 3, {"deck": 32, "penalty_limit": 1})
+    assert wait_turn(page) == "turn"
+    names = page.request.get("/api/games/").json()[0]["card_names"]
+    hand = page.request.get(f"/api/tables/{table_id}/").json()["view"]["hand"]
+
+    assert page.locator(".czech-names").text_content() == " · ".join(
+        names[card] for card in hand
+    )
+    first = page.locator(f".hand svg[data-card='{hand[0]}'] title")
+    assert first.text_content().startswith(f"{names[hand[0]]} (")

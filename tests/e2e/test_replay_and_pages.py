@@ -111,3 +111,35 @@ def test_leaderboard_tournaments_and_rules_pages(player: Any) -> None:
     assert page.locator("article.rules-doc h1").count() >= 1
     page.goto("/games/alager/")
     page.wait_for_selector("#stats-root .panel, #stats-root .empty")
+
+
+@pytest.mark.timeout(60)
+def test_rating_chart_module_draws_history_and_band(player: Any) -> None:
+    page = player().page
+    page.goto("/")
+
+    drawn = page.evaluate(
+        """async () => {
+          const { lineChart, barChart } = await import('/static/web/js/chart.js');
+          const points = [20, 22.5, 21, 24].map((y, i) => ({ y, low: y - 2, high: y + 3, label: `match ${i + 1}` }));
+          const line = lineChart(points, { title: 'alkort rating history' });
+          const bars = barChart([{ label: 'wins', value: 3 }, { label: 'losses', value: 1 }], { title: 'results' });
+          document.body.append(line, bars);
+          return {
+            label: line.getAttribute('aria-label'),
+            dots: line.querySelectorAll('circle').length,
+            vertices: line.querySelector('polyline').getAttribute('points').split(' ').length,
+            band: line.querySelector('polygon').getAttribute('points').split(' ').length,
+            tips: [...line.querySelectorAll('circle title')].map(t => t.textContent),
+            bars: [...bars.querySelectorAll('rect')].map(r => Number(r.getAttribute('width'))),
+          };
+        }"""
+    )
+
+    assert drawn["label"] == "alkort rating history"
+    assert drawn["dots"] == 4
+    assert drawn["vertices"] == 4
+    assert drawn["band"] == 8
+    assert drawn["tips"] == ["match 1", "match 2", "match 3", "match 4"]
+    wins, losses = drawn["bars"]
+    assert wins == pytest.approx(3 * losses)

@@ -52,6 +52,7 @@ export function frenchCard(card, { czech } = {}) {
     viewBox: "0 0 60 84", class: `card suit-${card[1]}`, role: "img",
     "aria-label": cardName(card, czech), "data-card": card,
   });
+  root.append(svg("title", {}, cardName(card, czech)));
   frame(root);
   const rank = rankLabel(card);
   const small = rank.length > 1 ? 17 : 20;

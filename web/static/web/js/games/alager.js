@@ -94,6 +94,7 @@ function board(ctx) {
         onpick: usable.has(card) ? pick(card) : null,
         extraClass: usable.has(card) && !selected ? "target" : "",
       }))),
+      ctx.czech ? el("p", { class: "czech-names" }, v.hand.map((card) => ctx.czech[card]).join(" · ")) : null,
       el("p", { class: "hand-value" }, `Your hand is worth ${v.hand_value}`,
         ` · ${v.penalties[ctx.seat]} penalty point${v.penalties[ctx.seat] === 1 ? "" : "s"}`)));
   }
