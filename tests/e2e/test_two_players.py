@@ -104,3 +104,80 @@ def test_allegra_between_two_people_draws_exactly_each_view(player: Any) -> None
     _play_out(ada, bo, "allegra")
     for person in (ada, bo):
         person.page.locator("dialog#result").wait_for(state="visible")
+
+
+def _my_turn(person: Any) -> None:
+    person.page.wait_for_selector("#table-page[data-myturn='1']", timeout=20_000)
+
+
+def _click(person: Any, locator: Any) -> None:
+    before = seq(person.page)
+    locator.click()
+    move_done(person.page, before)
+
+
+@pytest.mark.timeout(180)
+def test_allegra_knock_exchange_step_by_step(player: Any) -> None:
+    ada, bo, table_id = _open_table(player, "allegra", {"rounds": 1})
+    for person in (ada, bo):  # the initial reveal: two cells each, ada first
+        for _ in range(2):
+            _my_turn(person)
+            _click(
+                person,
+                person.page.locator(".ring button.card-slot:has(svg.back)").first,
+            )
+
+    knocked = False
+    for _ in range(12):
+        _my_turn(ada)
+        _click(ada, ada.page.locator("button[data-key=draw-btn]"))
+        _my_turn(bo)
+        knock = bo.page.get_by_role("button", name="Knock!")
+        if knock.is_enabled():
+            _click(bo, knock)
+            knocked = True
+            break
+        _click(bo, bo.page.get_by_role("button", name="Pass", exact=True))
+        _my_turn(ada)
+        before = seq(ada.page)
+        MOVES["allegra"](ada.page)  # swap the drawn card into a face-down cell
+        move_done(ada.page, before)
+        _my_turn(bo)
+        before = seq(bo.page)
+        MOVES["allegra"](bo.page)
+        move_done(bo.page, before)
+    assert knocked, "bo never could knock"
+
+    _my_turn(ada)
+    _click(ada, ada.page.get_by_role("button", name=f"Give it to {bo.username}"))
+    _my_turn(bo)
+    assert bo.page.locator("#action-hint").text_content().startswith("You knocked:")
+    _click(bo, bo.page.locator(".ring button.card-slot").first)
+    _my_turn(ada)
+    assert ada.page.locator("#action-hint").text_content() == (
+        "Take a card from the knocker's area (not the one just placed)."
+    )
+    _click(ada, ada.page.locator(".ring button.card-slot").first)
+    _my_turn(ada)
+    assert ada.page.locator("#action-hint").text_content() == (
+        "Put the card you took into your area (the card there is discarded)."
+    )
+    _click(ada, ada.page.locator(".ring button.card-slot").first)
+
+    log = ada.page.locator("#log li").all_text_contents()
+    steps = [
+        f"Knocked: {bo.username}.",
+        f"{ada.username} (you) gave the ",
+        f"{bo.username} placed the ",
+        f"{ada.username} (you) took ",
+        f"{ada.username} (you) put the ",
+        f"{bo.username} filled the gap with ",
+    ]
+    for step in steps:
+        assert any(line.startswith(step) for line in log), (step, log[:12])
+    # The knocker's own page says it knocked; ada's saw only that bo answered.
+    assert (
+        f"{bo.username} (you) knocked."
+        in bo.page.locator("#log li").all_text_contents()
+    )
+    assert f"{bo.username} answered." in log
