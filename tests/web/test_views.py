@@ -82,3 +82,22 @@ def test_login_never_redirects_off_the_server(client: Client) -> None:
     response = client.get("/accounts/login/?next=//evil.example/")
 
     assert b'data-next="/"' in response.content
+
+
+def test_table_page_says_whether_the_server_has_a_live_socket(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.games.tables import table_started
+
+    table = table_started(seating=[UserFactory(), UserFactory()])
+
+    without = client.get(f"/tables/{table.pk}/")
+    monkeypatch.setattr("web.views.websocket_urlpatterns", ["a route"])
+    with_socket = client.get(f"/tables/{table.pk}/")
+
+    assert f'data-table="{table.pk}" data-game="alkort"'.encode() in without.content
+    from games.routing import websocket_urlpatterns
+
+    expected = b'data-live="1"' if websocket_urlpatterns else b'data-live="0"'
+    assert expected in without.content
+    assert b'data-live="1"' in with_socket.content

@@ -88,9 +88,24 @@ export class TableClient extends EventTarget {
 
   schedulePoll() {
     clearTimeout(this.pollTimer);
-    if (this.stopped || this.mode === "socket") return;
+    if (this.stopped) return;
     const finished = this.table && ["finished", "aborted"].includes(this.table.status);
     if (finished) return;
+    if (this.mode === "socket") {
+      // Seats fill up in the lobby through REST calls of other people: watch
+      // the lobby over REST even while the socket is open.
+      if (this.table && this.table.status === "lobby") {
+        this.pollTimer = setTimeout(async () => {
+          try {
+            this.applyTable(await api(`/api/tables/${this.id}/`));
+          } catch {
+            /* try again on the next round */
+          }
+          this.schedulePoll();
+        }, 2 * POLL_MS);
+      }
+      return;
+    }
     this.pollTimer = setTimeout(() => this.poll(), POLL_MS);
   }
 
@@ -130,7 +145,7 @@ export class TableClient extends EventTarget {
       opened = true;
       this.retries = 0;
       this.mode = "socket";
-      clearTimeout(this.pollTimer);
+      this.schedulePoll();
       this.send({ type: "sync", after: this.eventSeq });
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);

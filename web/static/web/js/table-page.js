@@ -151,7 +151,8 @@ function renderLobby(ctx) {
 }
 
 function deadlineOf(view) {
-  const value = view && (view.deadline ?? (view.timer && view.timer.deadline));
+  if (!view) return null;
+  const value = view.deadline ?? view.turn_deadline ?? (view.timer && view.timer.deadline);
   if (value === null || value === undefined) return null;
   if (typeof value === "number") return value > 1e12 ? value : value * 1000;
   const parsed = Date.parse(value);
