@@ -147,7 +147,7 @@ function renderLobby(ctx) {
   const waiting = free.length
     ? `Waiting for ${free.length} more player${free.length > 1 ? "s" : ""}. Share this page's address to invite someone.`
     : "Every seat is filled.";
-  box.replaceChildren(el("p", { class: "hint" }, waiting), ...parts);
+  box.replaceChildren(el("p", { class: "hint" }, waiting), el("div", { class: "lobby-actions" }, parts));
 }
 
 function deadlineOf(view) {
@@ -181,7 +181,7 @@ function renderTurn(ctx) {
   const text = document.getElementById("turn-text");
   const bar = document.getElementById("turn-bar");
   let message;
-  if (ctx.table.status === "lobby") message = "Waiting for players — the match starts when every seat is filled.";
+  if (ctx.table.status === "lobby") message = "Waiting for players — the table's creator starts the match once every seat is filled.";
   else if (ctx.table.status === "aborted") message = "This table was closed before the match ended.";
   else if (!ctx.view) message = "Loading…";
   else if (ctx.view.outcome) message = `Match over. ${renderer.outcomeLine(ctx)}`;
