@@ -14,6 +14,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
@@ -30,6 +31,9 @@ GAMES = [(name, rules.get_game(name).title) for name in rules.GAMES]
 def _page(
     request: HttpRequest, template: str, page: str, **context: Any
 ) -> HttpResponse:
+    # Every page may write (log out is in the top bar), so every page sets the
+    # CSRF cookie the client echoes in X-CSRFToken.
+    get_token(request)
     return render(
         request,
         f"web/{template}",

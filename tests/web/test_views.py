@@ -101,3 +101,8 @@ def test_table_page_says_whether_the_server_has_a_live_socket(
     expected = b'data-live="1"' if websocket_urlpatterns else b'data-live="0"'
     assert expected in without.content
     assert b'data-live="1"' in with_socket.content
+
+
+@pytest.mark.parametrize("path", ["/leaderboards/alager/", "/rules/alkort/"])
+def test_every_page_sets_the_csrf_cookie(client: Client, path: str) -> None:
+    assert "csrftoken" in client.get(path).cookies
