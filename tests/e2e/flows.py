@@ -47,6 +47,7 @@ def create_table(
     *,
     fill: str = "bots",
     level: str = "random",
+    rated: bool = False,
 ) -> int:
     """Fill in the lobby's create form and submit it; returns the table id."""
     page.goto("/")
@@ -62,6 +63,7 @@ def create_table(
             field.select_option(str(value))
         else:
             field.fill(str(value))
+    page.locator("#create-rated").set_checked(rated)
     page.click("#create-form button[type=submit]")
     page.wait_for_url("**/tables/*/")
     page.wait_for_selector("#table-page[data-seq]")

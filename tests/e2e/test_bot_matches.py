@@ -58,5 +58,11 @@ def test_a_whole_match_against_bots_by_clicking(
     assert dialog.locator("td", has_text=name).count() == 1
     summary = page.request.get(f"/api/tables/{table_id}/").json()
     assert summary["status"] == "finished"
+    # The form's choices reached the table: the options, the seats, the bots.
+    assert {k: summary["options"][k] for k in options} == options
+    assert [s["bot_level"] for s in summary["seats"]] == [None] + ["random"] * (
+        players - 1
+    )
+    assert summary["rated"] is False
     assert page.locator("#turn-text").text_content().startswith("Match over.")
     assert page.locator("#fair code").text_content() == summary["seed"]

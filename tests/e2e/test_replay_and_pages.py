@@ -59,8 +59,9 @@ def test_profile_after_a_few_matches(player: Any) -> None:
     page = person.page
     ids = []
     for _ in range(2):
-        ids.append(create_table(page, "alkort", 2, {"target": 1}))
+        ids.append(create_table(page, "alkort", 2, {"target": 1}, rated=True))
         play_to_end(page, "alkort")
+    assert page.request.get(f"/api/tables/{ids[0]}/").json()["rated"] is True
 
     page.goto(f"/players/{name}/")
 
