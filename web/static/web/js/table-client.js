@@ -8,6 +8,7 @@ import { api, ApiError } from "./api.js";
 
 const POLL_MS = 1200;
 const PING_MS = 20000;
+const ANSWER_MS = 8000;
 
 function commandId() {
   if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
@@ -251,6 +252,14 @@ export class TableClient extends EventTarget {
       return new Promise((resolve, reject) => {
         this.pending = { via: "socket", action, commandId: id, expectedSeq, resolve, reject };
         this.send({ type: "act", action, expected_seq: expectedSeq, command_id: id });
+        // No answer in time: ask REST where the table is (the command_id
+        // makes a retry by the player harmless either way).
+        setTimeout(() => {
+          if (this.pending && this.pending.commandId === id) {
+            this.pending = null;
+            this.refresh().then(resolve, reject);
+          }
+        }, ANSWER_MS);
       });
     }
     return this.actRest(action, id, expectedSeq);
