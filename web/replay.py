@@ -19,8 +19,17 @@ from games.models import Table, TableStatus
 def _open_view(game: Any, state: Any) -> dict[str, Any]:
     """The spectator's view with every seat's hidden cards turned face up."""
     if game.name == "allegra" and not isinstance(state, type):
-        # Allegra keeps face-down cells as a bit mask; clearing it shows them.
+        # Allegra keeps face-down cells as a bit mask; clearing it shows them,
+        # and ``face_down`` still says which ones nobody could see then.
+        hidden = game.view(state, None)["grids"]
         view: dict[str, Any] = game.view(dataclasses.replace(state, down=0), None)
+        view["face_down"] = [
+            f"{seat}-{row}-{col}"
+            for seat, grid in enumerate(hidden)
+            for row, cells in enumerate(grid)
+            for col, cell in enumerate(cells)
+            if cell == "down"
+        ]
     else:
         view = game.view(state, None)
     players = view.get("players") or 0

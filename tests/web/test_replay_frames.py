@@ -53,6 +53,9 @@ def test_all_open_allegra_frames_turn_every_cell_face_up(client: Client) -> None
     assert first["phase"] == "initial_reveal"
     cells = [cell for grid in first["grids"] for row in grid for cell in row]
     assert "down" not in cells and all(isinstance(c, int) for c in cells)
+    # ...and it still says which cells nobody could see then: all 24 at first.
+    assert len(first["face_down"]) == 24
+    assert first["face_down"][:2] == ["0-0-0", "0-0-1"]
 
 
 def test_a_match_in_play_is_not_replayed(client: Client) -> None:

@@ -45,7 +45,11 @@ function show(at) {
   const frame = frames[index];
   const ctx = context(frame);
   board.replaceChildren(renderer.board(ctx));
-  const line = renderer.describe(frame.event, ctx) || frame.event.type;
+  if (frame.view.face_down && frame.view.face_down.length) {
+    board.append(el("p", { class: "hint" }, "All cards open: cards drawn faded with dashed edges were still face down at this point."));
+  }
+  const line = renderer.describe(frame.event, ctx)
+    || frame.event.type.split(".").pop().replaceAll("_", " ").replace(/^./, (c) => c.toUpperCase());
   stepText.textContent = `Step ${index + 1} of ${frames.length}: ${line}`;
   for (const item of logList.children) {
     item.classList.toggle("current", Number(item.dataset.index) === index);

@@ -94,6 +94,7 @@ function cellNode(ctx, cell, value, actions, removed) {
     label = `card ${value}`;
   }
   const classes = ["cell", cell.col === 3 ? "shared" : "", inMyArea(ctx, cell) ? "mine" : "",
+    ctx.view.face_down && ctx.view.face_down.includes(k) ? "was-down" : "",
     removed.has(k) ? "removed" : "", ctx.view.knock && ctx.view.knock.k1 && key(ctx.view.knock.k1) === k ? "protected" : ""];
   const style = `grid-row:${cell.row + 2}`;
   if (!action) {
