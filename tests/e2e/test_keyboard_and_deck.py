@@ -32,7 +32,15 @@ def test_keyboard_alone_picks_cards_and_plays_moves(player: Any) -> None:
     before = seq(page)
     page.keyboard.press("Enter")
     move_done(page, before)
-    assert page.locator(f".hand svg[data-card='{card}']").count() == 0
+    events = page.request.get(page.url.replace("/tables/", "/api/tables/") + "events/")
+    swaps = [
+        e["payload"]
+        for e in events.json()
+        if e["type"] == "alager.card_swapped"
+        and e["payload"] == {**e["payload"], "seat": 0, "give": card}
+    ]
+    assert len(swaps) == 1
+    assert page.locator("#log li", has_text="(you) swapped ").count() == 1
 
     # Digit keys press the move buttons in order: 2 is "Dál (pass)".
     assert wait_turn(page) == "turn"
