@@ -28,7 +28,7 @@ FULL_STACK := $(LOCAL) DATABASE_URL=$(UP_DATABASE_URL) REDIS_URL=$(UP_REDIS_URL)
 MYPY_TARGETS := config accounts games stats tournaments web manage.py \
 	$(if $(wildcard rules/__init__.py),rules)
 
-.PHONY: help venv run up test lint fmt bench services browsers clean
+.PHONY: help venv run up test lint fmt bench services browsers screenshots clean
 
 help: ## List the commands
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -55,7 +55,7 @@ up: venv services ## Full stack: local PostgreSQL + Redis, uvicorn, Celery worke
 	@echo "Cardroom (full stack): http://$(HOST):$(PORT)/"
 	$(FULL_STACK) BIN=$(BIN) HOST=$(HOST) PORT=$(PORT) scripts/up.sh
 
-test: venv services lint ## Lint, then the whole suite on real PostgreSQL and Redis
+test: venv services browsers lint ## Lint, then the whole suite (browser tests included) on real PostgreSQL and Redis
 	$(BIN)/pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 lint: venv ## ruff, ruff format --check, mypy, makemigrations --check
@@ -80,6 +80,9 @@ services: ## Start PostgreSQL and Redis unless they are running
 
 browsers: ## Install Debian's Chromium for browser tests, if missing
 	scripts/browsers-up.sh
+
+screenshots: venv services browsers ## Run the browser tests and refresh docs/screenshots/
+	E2E_SCREENSHOTS_TO_DOCS=1 $(BIN)/pytest tests/e2e/test_bot_matches.py -p no:xdist -q
 
 clean: ## Remove local state and caches (not the venv)
 	rm -rf var staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -24,6 +24,7 @@ from config.schema import documented
 from games import selectors, services
 from games.models import TableStatus
 from games.services.tables import TIME_CONTROL_MAX
+from rules import bots
 
 
 def _user(request: Request) -> Any:
@@ -104,6 +105,27 @@ def _table_response(request: Request, table_id: int, code: int = 200) -> Respons
 # --- the catalogue ---------------------------------------------------------
 
 
+def _player_counts(game: rules.Game[Any]) -> list[int]:
+    """The table sizes ``game`` accepts (Alkort: 2 or 4, not 3)."""
+    counts = []
+    for players in range(game.min_players, game.max_players + 1):
+        try:
+            game.validate_players(players)
+        except rules.RulesError:
+            continue
+        counts.append(players)
+    return counts
+
+
+def _card_names(game: str) -> dict[str, str]:
+    """A game's static card names (only Alager's 32-card deck has any)."""
+    if game == "alager":
+        from rules.alager import MARIASH_NAMES
+
+        return dict(MARIASH_NAMES)
+    return {}
+
+
 class GameListApi(APIView):
     """Every game: names, titles, player counts and options."""
 
@@ -118,6 +140,19 @@ class GameListApi(APIView):
         min_players = serializers.IntegerField()
         max_players = serializers.IntegerField()
         options = serializers.DictField(help_text="game.options_schema()")
+        player_counts = serializers.ListField(
+            child=serializers.IntegerField(),
+            help_text="Every number of players the game accepts.",
+        )
+        bot_levels = serializers.ListField(
+            child=serializers.CharField(),
+            help_text="The house bot levels that can take a seat at this game.",
+        )
+        card_names = serializers.DictField(
+            child=serializers.CharField(),
+            help_text="Static card names, sent once here instead of in every view "
+            "(Alager: the Czech mariáš names of the 32-card deck).",
+        )
 
     @extend_schema(responses={200: OutputSerializer(many=True)})
     def get(self, request: Request) -> Response:
@@ -129,6 +164,9 @@ class GameListApi(APIView):
                 "min_players": game.min_players,
                 "max_players": game.max_players,
                 "options": game.options_schema(),
+                "player_counts": _player_counts(game),
+                "bot_levels": list(bots.levels(game.name)),
+                "card_names": _card_names(game.name),
             }
             for game in games
         ]

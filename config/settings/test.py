@@ -68,6 +68,9 @@ if REDIS_URL:
     CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = (
         f"cardroom-test-{CHECKOUT_ID}-{TEST_WORKER}"
     )
+    # A Celery worker started by a test (the stats, tournaments and browser
+    # tests start one) listens on a queue of its own checkout and xdist worker,
+    # so two test runs on one machine never take each other's tasks.
     CELERY_TASK_DEFAULT_QUEUE = env.str(
         "CELERY_QUEUE", default=f"cardroom-test-{CHECKOUT_ID}-{TEST_WORKER}"
     )

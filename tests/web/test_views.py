@@ -1,9 +1,108 @@
+"""The browser pages: each fixed path answers HTML that loads its ES module."""
+
+import pytest
 from django.test import Client
 
+from tests.accounts.factories import UserFactory
 
-def test_home_page_links_the_api_docs(client: Client) -> None:
-    response = client.get("/")
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("path", "module"),
+    [
+        ("/", "web/js/lobby.js"),
+        ("/accounts/signup/", "web/js/auth.js"),
+        ("/accounts/login/", "web/js/auth.js"),
+        ("/leaderboards/alager/", "web/js/stats-pages.js"),
+        ("/games/alkort/", "web/js/stats-pages.js"),
+        ("/tournaments/", "web/js/tournaments.js"),
+        ("/tournaments/3/", "web/js/tournaments.js"),
+    ],
+)
+def test_page_loads_its_module_from_this_server(
+    client: Client, path: str, module: str
+) -> None:
+    response = client.get(path)
 
     assert response.status_code == 200
-    assert b"<h1>Cardroom</h1>" in response.content
-    assert b'href="/api/docs/"' in response.content
+    assert response["Content-Type"] == "text/html; charset=utf-8"
+    assert f'src="/static/{module}"'.encode() in response.content
+    # Nothing from another origin: every src and href is a local path.
+    assert b'src="http' not in response.content
+    assert b'href="http' not in response.content
+
+
+def test_lobby_sets_the_csrf_cookie_for_the_api_writes(client: Client) -> None:
+    response = client.get("/")
+
+    assert "csrftoken" in response.cookies
+
+
+def test_player_page_names_the_player_and_404s_for_nobody(client: Client) -> None:
+    UserFactory(username="Ada")
+
+    found = client.get("/players/ada/")
+    missing = client.get("/players/nobody/")
+
+    assert found.status_code == 200
+    assert b'data-username="Ada"' in found.content
+    assert missing.status_code == 404
+    assert b"There is no player called &#x27;nobody&#x27;." in missing.content
+
+
+@pytest.mark.parametrize(
+    "path", ["/leaderboards/chess/", "/games/chess/", "/rules/chess/"]
+)
+def test_unknown_game_is_a_friendly_html_404(client: Client, path: str) -> None:
+    response = client.get(path)
+
+    assert response.status_code == 404
+    assert response["Content-Type"] == "text/html; charset=utf-8"
+    assert b"There is no game called &#x27;chess&#x27;." in response.content
+
+
+def test_unknown_table_is_a_friendly_html_404(client: Client) -> None:
+    response = client.get("/tables/999999/")
+
+    assert response.status_code == 404
+    assert b"Table 999999 does not exist." in response.content
+
+
+def test_signed_in_visitor_skips_the_signup_page(client: Client) -> None:
+    client.force_login(UserFactory())
+
+    response = client.get("/accounts/signup/")
+
+    assert response.status_code == 302
+    assert response["Location"] == "/"
+
+
+def test_login_never_redirects_off_the_server(client: Client) -> None:
+    response = client.get("/accounts/login/?next=//evil.example/")
+
+    assert b'data-next="/"' in response.content
+
+
+def test_table_page_says_whether_the_server_has_a_live_socket(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.games.tables import table_started
+
+    table = table_started(seating=[UserFactory(), UserFactory()])
+
+    without = client.get(f"/tables/{table.pk}/")
+    monkeypatch.setattr("web.views.websocket_urlpatterns", ["a route"])
+    with_socket = client.get(f"/tables/{table.pk}/")
+
+    assert f'data-table="{table.pk}" data-game="alkort"'.encode() in without.content
+    from games.routing import websocket_urlpatterns
+
+    expected = b'data-live="1"' if websocket_urlpatterns else b'data-live="0"'
+    assert expected in without.content
+    assert b'data-live="1"' in with_socket.content
+
+
+@pytest.mark.parametrize("path", ["/leaderboards/alager/", "/rules/alkort/"])
+def test_every_page_sets_the_csrf_cookie(client: Client, path: str) -> None:
+    assert "csrftoken" in client.get(path).cookies

@@ -1,0 +1,68 @@
+"""Sign up and play a whole match of each game against bots, by clicking."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import keep_screenshot
+from tests.e2e.flows import create_table, play_to_end, sign_up, wait_turn
+
+SHORT = {
+    "alager": (3, {"penalty_limit": 1}),
+    "alkort": (2, {"target": 1}),
+    "allegra": (2, {"rounds": 1}),
+}
+RESULT_LINES = {
+    "alager": "Penalty points",
+    "alkort": "Side's points",
+    "allegra": "Points",
+}
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("game", ["alager", "alkort", "allegra"])
+def test_a_whole_match_against_bots_by_clicking(
+    player: Any, screenshot_dir: Path, game: str
+) -> None:
+    person = player()
+    page = person.page
+    name = sign_up(person)
+    players, options = SHORT[game]
+
+    table_id = create_table(page, game, players, options)
+    assert wait_turn(page) == "turn"
+    # The seat's own cards are drawn as SVG cards, and the next move is lit.
+    assert page.locator("#board svg.card").count() > 0
+    assert page.locator("#turn-bar.my-turn").is_visible()
+    keep_screenshot(page, screenshot_dir, f"{game}-1440")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.reload()  # a phone opens the page at its own width
+    assert wait_turn(page) == "turn"
+    keep_screenshot(page, screenshot_dir, f"{game}-390")
+    # At 390 px nothing runs off the side of the page but the Allegra ring,
+    # which scrolls inside its own box.
+    overflow = page.evaluate("document.documentElement.scrollWidth")
+    assert overflow <= 390, f"the {game} page is {overflow}px wide at 390px"
+    page.set_viewport_size({"width": 1440, "height": 900})
+
+    moves = play_to_end(page, game)
+
+    assert moves >= 1
+    dialog = page.locator("dialog#result")
+    dialog.wait_for(state="visible")
+    assert dialog.locator("th", has_text=RESULT_LINES[game]).count() == 1
+    assert dialog.locator("tbody tr").count() == players
+    assert dialog.locator("td", has_text=name).count() == 1
+    summary = page.request.get(f"/api/tables/{table_id}/").json()
+    assert summary["status"] == "finished"
+    # The form's choices reached the table: the options, the seats, the bots.
+    assert {k: summary["options"][k] for k in options} == options
+    assert [s["bot_level"] for s in summary["seats"]] == [None] + ["random"] * (
+        players - 1
+    )
+    assert summary["rated"] is False
+    assert page.locator("#turn-text").text_content().startswith("Match over.")
+    assert page.locator("#fair code").text_content() == summary["seed"]

@@ -1,0 +1,146 @@
+"""Replay with the fairness check; profile, leaderboard, tournaments and rules pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import resolve
+
+from tests.e2e.flows import create_table, play_to_end, sign_up
+
+
+def _api_exists(path: str) -> bool:
+    return resolve(path).func.__name__ != "api_not_found"
+
+
+@pytest.mark.timeout(180)
+def test_replay_steps_through_the_match_and_checks_the_shuffle(player: Any) -> None:
+    person = player()
+    sign_up(person)
+    page = person.page
+    table_id = create_table(page, "alager", 3, {"penalty_limit": 1})
+    play_to_end(page, "alager")
+    seed = page.request.get(f"/api/tables/{table_id}/").json()["seed"]
+
+    page.goto(f"/tables/{table_id}/replay/")
+
+    verdict = page.locator("#verdict")
+    verdict.wait_for()
+    assert (
+        verdict.text_content() == "✔ Fair: every deal follows from the published seed."
+    )
+    assert page.locator("#seed").text_content() == seed
+    assert page.locator("#hash-check").text_content() == "matches"
+    frames = int(page.get_attribute("#slider", "max") or 0) + 1
+    step = page.locator("#step-text")
+    assert step.text_content().startswith(f"Step {frames} of {frames}: ")
+    page.get_by_role("button", name="Step back").click()
+    assert step.text_content().startswith(f"Step {frames - 1} of {frames}: ")
+    page.keyboard.press("Home")
+    assert step.text_content().startswith(f"Step 1 of {frames}: ")
+    # All cards open: every seat's hand is drawn face up once the deal is made.
+    while "Deal 1:" not in step.text_content():
+        page.get_by_role("button", name="Step forward").click()
+    assert page.locator("#board .opponent svg.back").count() == 0
+    assert page.locator("#board .opponent svg.card").count() == 9
+    # One seat's view: the others' hands are backs again.
+    page.select_option("#viewpoint", "0")
+    page.wait_for_selector("#board .my-hand")
+    assert page.locator("#board .opponent svg.back").count() == 6
+
+
+@pytest.mark.timeout(120)
+def test_profile_after_a_few_matches(player: Any) -> None:
+    person = player()
+    if not _api_exists("/api/stats/players/x/"):
+        person.expected_failures.append("/api/stats/")
+    name = sign_up(person)
+    page = person.page
+    ids = []
+    for _ in range(2):
+        ids.append(create_table(page, "alkort", 2, {"target": 1}, rated=True))
+        play_to_end(page, "alkort")
+    assert page.request.get(f"/api/tables/{ids[0]}/").json()["rated"] is True
+
+    page.goto(f"/players/{name}/")
+
+    recent = page.locator("#recent-tables li")
+    recent.first.wait_for()
+    assert recent.count() == 2
+    assert [
+        f"#{i}" in text
+        for i, text in zip(ids[::-1], recent.all_text_contents(), strict=True)
+    ] == [True, True]
+    if _api_exists(f"/api/stats/players/{name}/"):
+        page.wait_for_selector("#ratings")
+        assert page.locator(".rating-history svg.chart").count() >= 1
+    else:
+        assert page.get_by_text(
+            f"{name} has no statistics yet: they appear after the first finished match."
+        ).is_visible()
+
+
+@pytest.mark.timeout(60)
+def test_leaderboard_tournaments_and_rules_pages(player: Any) -> None:
+    person = player()
+    if not _api_exists("/api/stats/leaderboards/alkort/"):
+        person.expected_failures.append("/api/stats/")
+    if not _api_exists("/api/tournaments/"):
+        person.expected_failures.append("/api/tournaments/")
+    page = person.page
+
+    page.goto("/leaderboards/alkort/")
+    if _api_exists("/api/stats/leaderboards/alkort/"):
+        page.wait_for_selector("#leaderboard, .empty:has-text('No rated players yet')")
+    else:
+        page.get_by_text(
+            "No rated players yet: play a rated match to appear here."
+        ).wait_for()
+
+    page.goto("/tournaments/")
+    if _api_exists("/api/tournaments/"):
+        page.wait_for_selector(
+            "#tournament-list, .empty:has-text('No tournaments yet')"
+        )
+    else:
+        page.get_by_text(
+            "No tournaments yet: organisers create them in the admin."
+        ).wait_for()
+
+    page.goto("/rules/allegra/")
+    assert page.locator("article.rules-doc h1").count() >= 1
+    page.goto("/games/alager/")
+    page.wait_for_selector("#stats-root .panel, #stats-root .empty")
+
+
+@pytest.mark.timeout(60)
+def test_rating_chart_module_draws_history_and_band(player: Any) -> None:
+    page = player().page
+    page.goto("/")
+
+    drawn = page.evaluate(
+        """async () => {
+          const { lineChart, barChart } = await import('/static/web/js/chart.js');
+          const points = [20, 22.5, 21, 24].map((y, i) => ({ y, low: y - 2, high: y + 3, label: `match ${i + 1}` }));
+          const line = lineChart(points, { title: 'alkort rating history' });
+          const bars = barChart([{ label: 'wins', value: 3 }, { label: 'losses', value: 1 }], { title: 'results' });
+          document.body.append(line, bars);
+          return {
+            label: line.getAttribute('aria-label'),
+            dots: line.querySelectorAll('circle').length,
+            vertices: line.querySelector('polyline').getAttribute('points').split(' ').length,
+            band: line.querySelector('polygon').getAttribute('points').split(' ').length,
+            tips: [...line.querySelectorAll('circle title')].map(t => t.textContent),
+            bars: [...bars.querySelectorAll('rect')].map(r => Number(r.getAttribute('width'))),
+          };
+        }"""
+    )
+
+    assert drawn["label"] == "alkort rating history"
+    assert drawn["dots"] == 4
+    assert drawn["vertices"] == 4
+    assert drawn["band"] == 8
+    assert drawn["tips"] == ["match 1", "match 2", "match 3", "match 4"]
+    wins, losses = drawn["bars"]
+    assert wins == pytest.approx(3 * losses)

@@ -1,0 +1,108 @@
+// Talking to the server's REST API (docs/api.md): JSON in and out, the session
+// cookie for identity and the X-CSRFToken header on every write, as Django's
+// CSRF protection asks of session-authenticated requests.
+
+export class ApiError extends Error {
+  constructor(status, code, message, body) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.body = body;
+  }
+}
+
+export function cookie(name) {
+  for (const part of document.cookie.split(";")) {
+    const [key, ...rest] = part.trim().split("=");
+    if (key === name) return decodeURIComponent(rest.join("="));
+  }
+  return "";
+}
+
+export async function api(path, { method = "GET", body, signal } = {}) {
+  const headers = { Accept: "application/json" };
+  if (method !== "GET") {
+    headers["Content-Type"] = "application/json";
+    headers["X-CSRFToken"] = cookie("csrftoken");
+  }
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+      signal,
+    });
+  } catch (err) {
+    if (err.name === "AbortError") throw err;
+    throw new ApiError(0, "offline", "The server cannot be reached; retrying…");
+  }
+  if (response.status === 204) return null;
+  let data = null;
+  const text = await response.text();
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+  if (!response.ok) {
+    const code = (data && data.code) || `http_${response.status}`;
+    const message = (data && data.message) || `The server answered ${response.status}.`;
+    throw new ApiError(response.status, code, message, data);
+  }
+  return data;
+}
+
+// The game catalogue (GET /api/games/) changes only with a deploy: fetch it
+// once per page and share it.
+let catalogue = null;
+export function games() {
+  if (!catalogue) {
+    catalogue = api("/api/games/").then((list) => {
+      const byName = {};
+      for (const game of list) byName[game.name] = game;
+      return byName;
+    });
+  }
+  return catalogue;
+}
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on") && typeof value === "function") {
+      node.addEventListener(key.slice(2), value);
+    } else if (key === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export function currentUser() {
+  return document.body.dataset.user || null;
+}
+
+export function showError(node, message) {
+  if (!node) return;
+  node.textContent = message || "";
+  node.hidden = !message;
+}
+
+export function timeAgo(iso) {
+  if (!iso) return "";
+  const seconds = Math.max(0, (Date.now() - new Date(iso).getTime()) / 1000);
+  if (seconds < 60) return "just now";
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ago`;
+  return new Date(iso).toLocaleDateString();
+}

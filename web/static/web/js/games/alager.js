@@ -1,0 +1,192 @@
+// Alager: three table cards, the seat's three-card hand, the stock and the
+// discard pile; exchange one card (hand card, then a table card or the stock),
+// all three, pass ("dál") or knock ("konec"); everyone's penalty points.
+import { el } from "../api.js";
+import { cardBack, cardText } from "../cards.js";
+import {
+  actionButton, cardButton, legalOf, placesText, resultTable, scoreTable, waitingFor,
+} from "./common.js";
+
+let selected = null; // the hand card picked for a one-card exchange
+let selectedAt = -1; // …at this seq (a new position clears it)
+let withKonec = false;
+
+const REASONS = { special: "a special hand", konec: "konec", forced: "the turn limit" };
+
+function kindName(kind) {
+  return kind === "hori" ? "Hoří" : "Alager";
+}
+
+function opponents(ctx) {
+  const v = ctx.view;
+  const seats = [];
+  for (let i = 1; i <= v.players; i += 1) {
+    const seat = ctx.seat === null ? i - 1 : (ctx.seat + i) % v.players;
+    if (seat !== ctx.seat) seats.push(seat);
+  }
+  return el("div", { class: "opponents" }, seats.map((seat) => {
+    const out = v.eliminated.includes(seat);
+    const tags = [];
+    if (seat === v.dealer) tags.push(el("span", { class: "tag" }, "dealer"));
+    if (seat === v.knocker) tags.push(el("span", { class: "tag warn" }, "konec"));
+    if (out) tags.push(el("span", { class: "tag" }, "out"));
+    const handCards = ctx.view.hands ? ctx.view.hands[seat] : null;
+    return el("div", {
+      class: `opponent${v.to_act.includes(seat) ? " to-act" : ""}`, dataset: { seat },
+    },
+    el("div", { class: "opp-name" }, ctx.names(seat), ...tags),
+    el("div", { class: "cards-row small" }, handCards
+      ? handCards.map((card) => cardButton(card, { czech: ctx.czech }))
+      : Array.from({ length: v.hand_sizes[seat] }, () => el("span", { class: "card-slot" }, cardBack()))),
+    el("div", { class: "opp-points" }, `${v.penalties[seat]} penalty point${v.penalties[seat] === 1 ? "" : "s"}`));
+  }));
+}
+
+function board(ctx) {
+  const v = ctx.view;
+  if (selectedAt !== ctx.seq) selected = null;
+  const draws = legalOf(ctx, "draw").filter((a) => !a.konec);
+  const swaps = legalOf(ctx, "swap").filter((a) => !a.konec);
+  const canKonecWith = ctx.legal.some((a) => a.konec);
+  const flag = (action) => (withKonec && canKonecWith ? { ...action, konec: true } : action);
+  const pick = (card) => () => {
+    selected = selected === card ? null : card;
+    selectedAt = ctx.seq;
+    ctx.redraw();
+  };
+
+  const tableCards = el("div", { class: "cards-row table-cards", "aria-label": "Table cards" },
+    v.table.map((card) => {
+      const swap = selected && swaps.find((a) => a.give === selected && a.take === card);
+      return cardButton(card, {
+        czech: ctx.czech,
+        key: `take-${card}`,
+        label: swap ? `Swap ${cardText(selected)} for ${cardText(card)}` : undefined,
+        onpick: swap ? () => ctx.act(flag(swap)) : null,
+        extraClass: swap ? "target" : "",
+      });
+    }));
+  const draw = selected && draws.find((a) => a.discard === selected);
+  const top = v.discard_pile.length ? v.discard_pile[v.discard_pile.length - 1] : null;
+  const piles = el("div", { class: "piles" },
+    el("div", { class: "pile" },
+      draw
+        ? el("button", {
+          type: "button", class: "card-slot pickable target", dataset: { key: "stock" },
+          "aria-label": `Discard ${cardText(selected)} and draw from the stock`,
+          onclick: () => ctx.act(flag(draw)),
+        }, cardBack("stock"))
+        : el("span", { class: "card-slot" }, cardBack("stock")),
+      el("span", { class: "pile-label" }, `stock ${v.stock_count}`)),
+    el("div", { class: "pile" },
+      top ? cardButton(top, { czech: ctx.czech }) : el("span", { class: "card-slot empty-pile" }),
+      el("span", { class: "pile-label" }, `discards ${v.discard_pile.length}`)));
+
+  const mine = [];
+  if (v.hand) {
+    const usable = new Set([...draws.map((a) => a.discard), ...swaps.map((a) => a.give)]);
+    mine.push(el("div", { class: "my-hand" },
+      el("div", { class: "cards-row hand", "aria-label": "Your hand" }, v.hand.map((card) => cardButton(card, {
+        czech: ctx.czech,
+        key: `hand-${card}`,
+        selected: selected === card,
+        label: `${selected === card ? "Selected: " : "Pick "}${cardText(card)}`,
+        onpick: usable.has(card) ? pick(card) : null,
+        extraClass: usable.has(card) && !selected ? "target" : "",
+      }))),
+      ctx.czech ? el("p", { class: "czech-names" }, v.hand.map((card) => ctx.czech[card]).join(" · ")) : null,
+      el("p", { class: "hand-value" }, `Your hand is worth ${v.hand_value}`,
+        ` · ${v.penalties[ctx.seat]} penalty point${v.penalties[ctx.seat] === 1 ? "" : "s"}`)));
+  }
+
+  const actions = [];
+  if (ctx.legal.length) {
+    actions.push(actionButton(ctx, "Swap all three", flag({ type: "swap_all" }), { key: "swap_all" }));
+    actions.push(actionButton(ctx, "Dál (pass)", { type: "pass" }, { key: "pass" }));
+    actions.push(actionButton(ctx, "Konec (knock)", { type: "konec" }, { key: "konec", primary: true }));
+    if (canKonecWith) {
+      actions.push(el("label", { class: "check" },
+        el("input", {
+          type: "checkbox", checked: withKonec,
+          onchange: (e) => { withKonec = e.target.checked; },
+        }), " and knock after my exchange"));
+    }
+  }
+  const hint = ctx.legal.length
+    ? (selected
+      ? `Now pick a table card to swap ${cardText(selected)} for it, or the stock to discard it and draw.`
+      : "Pick a card of your hand to exchange it, or swap all three, pass or knock.")
+    : waitingFor(ctx);
+  return el("div", { class: "alager" },
+    opponents(ctx),
+    el("div", { class: "felt" }, tableCards, piles),
+    ...mine,
+    el("p", { class: "hint", id: "action-hint" }, hint),
+    el("div", { class: "actions" }, actions));
+}
+
+function status(ctx) {
+  const v = ctx.view;
+  const limit = v.options.end_mode === "fixed_deals"
+    ? `deal ${v.deal} of ${v.options.num_deals}` : `deal ${v.deal}, limit ${v.options.penalty_limit}`;
+  const final = v.phase === "final" ? " Konec was called: last turns." : "";
+  if (ctx.legal.length) return `Your turn (${limit}).${final}`;
+  return `${ctx.names(v.current)} to play (${limit}).${final}`;
+}
+
+function describe(event, ctx) {
+  const p = event.payload;
+  const who = ctx.names(p.seat);
+  switch (event.type) {
+    case "alager.deal_started": return `Deal ${p.deal}: ${ctx.names(p.dealer)} deals; table ${p.table.map(cardText).join(" ")}.`;
+    case "alager.card_discarded": return p.card ? `${who} discarded ${cardText(p.card)}.` : `${who} put a card face down under the stock.`;
+    case "alager.card_drawn": return p.card ? `${who} drew ${cardText(p.card)} from the stock.` : `${who} drew from the stock.`;
+    case "alager.card_swapped": return `${who} swapped ${cardText(p.give)} for ${cardText(p.take)}.`;
+    case "alager.hand_swapped": return `${who} swapped all three cards with the table.`;
+    case "alager.passed": return `${who}: dál (pass).`;
+    case "alager.table_refreshed": return `Everyone passed: new table cards ${p.table.map(cardText).join(" ")}.`;
+    case "alager.stock_replenished": return "The discard pile went under the stock.";
+    case "alager.konec_called": return `${who} knocked: konec! Everyone else has one last turn.`;
+    case "alager.special_announced": return `${who} announced ${kindName(p.kind)}!`;
+    case "alager.deal_ended": {
+      const hit = p.penalised.length ? p.penalised.map((s) => ctx.names(s)).join(", ") : "nobody";
+      return `Deal ${p.deal} ended by ${REASONS[p.reason] || p.reason}: ${hit} ${p.penalised.length === 1 ? "takes" : "take"} points.`;
+    }
+    case "alager.match_ended": return `Match over. ${placesText(ctx, p.outcome)}`;
+    default: return null;
+  }
+}
+
+function seatInfo(ctx, seat) {
+  const v = ctx.view;
+  if (v.eliminated.includes(seat)) return "out";
+  return `${v.penalties[seat]} pt`;
+}
+
+function summary(ctx) {
+  const d = ctx.view.last_deal;
+  if (!d) return null;
+  const rows = d.hands.map((hand, seat) => [
+    ctx.names(seat),
+    hand ? el("span", { class: "mini-cards" }, hand.map((c) => cardButton(c, { czech: ctx.czech }))) : "—",
+    d.values[seat] === null ? "—" : String(d.values[seat]),
+    d.changes[seat] > 0 ? `+${d.changes[seat]}` : String(d.changes[seat]),
+    String(d.penalties[seat]),
+  ]);
+  const specials = d.specials.map((s) => `${ctx.names(s.seat)}: ${kindName(s.kind)}`).join(", ");
+  const node = el("div", {},
+    el("p", {}, `Deal ${d.deal} ended by ${REASONS[d.reason] || d.reason}${d.knocker !== null ? ` (${ctx.names(d.knocker)} knocked)` : ""}.${specials ? ` ${specials}.` : ""}`),
+    scoreTable(["Player", "Hand", "Value", "Points", "Total"], rows));
+  node.dataset.title = `Deal ${d.deal} result`;
+  return node;
+}
+
+function outcomeLine(ctx) {
+  return placesText(ctx, ctx.view.outcome, "fewest penalty points");
+}
+
+function result(ctx) {
+  return resultTable(ctx, "Penalty points");
+}
+
+export default { board, status, describe, seatInfo, summary, outcomeLine, result };

@@ -1,0 +1,292 @@
+// Allegra: every player's 4×3 grid in one ring, drawn so that each shared
+// column sits between its two owners (seat p's area is its own grid plus
+// column 4 of the neighbour on its left), face-down cells as card backs,
+// holes where triples left, the draw and discard piles and the drawn card, the
+// knock window and the knock exchange step by step.
+import { el } from "../api.js";
+import { cardBack, cardHole, numberCard } from "../cards.js";
+import { actionButton, legalOf, resultTable, scoreTable, waitingFor } from "./common.js";
+
+let mode = "swap"; // what a cell press does with a drawn card: "swap" or "flip"
+
+const CELL_ACTIONS = ["reveal", "take_discard", "swap", "place", "take", "put"];
+
+function key(cell) {
+  return `${cell.seat}-${cell.row}-${cell.col}`;
+}
+
+function cellText(ctx, cell) {
+  return `${ctx.names(cell.seat)}'s row ${cell.row + 1}, column ${cell.col + 1}`;
+}
+
+// Seats left to right so that every shared column touches both owners:
+// descending order, starting so the viewer sits in the middle.
+function order(ctx) {
+  const n = ctx.view.players;
+  const me = ctx.seat === null ? 0 : ctx.seat;
+  const start = (me + Math.floor(n / 2)) % n;
+  return Array.from({ length: n }, (_, i) => (start - i + n) % n);
+}
+
+function inMyArea(ctx, cell) {
+  if (ctx.seat === null) return false;
+  const n = ctx.view.players;
+  return cell.seat === ctx.seat || (cell.seat === (ctx.seat + 1) % n && cell.col === 3);
+}
+
+function recentlyRemoved(ctx) {
+  const removed = new Map();
+  const events = ctx.events || [];
+  for (let i = events.length - 1; i >= Math.max(0, events.length - 8); i -= 1) {
+    const event = events[i];
+    if (event.type === "allegra.turn_ended" && removed.size) break;
+    if (event.type === "allegra.round_dealt") break;
+    if (event.type === "allegra.triples_removed") {
+      event.payload.cells.forEach((cell, j) => removed.set(key(cell), event.payload.cards[j]));
+    }
+  }
+  return removed;
+}
+
+function cellActions(ctx) {
+  const byCell = new Map();
+  for (const action of ctx.legal) {
+    let cell = null;
+    if (CELL_ACTIONS.includes(action.type)) cell = action.cell;
+    else if (action.type === "discard" && action.flip) cell = action.flip;
+    if (!cell) continue;
+    const list = byCell.get(key(cell)) || [];
+    list.push(action);
+    byCell.set(key(cell), list);
+  }
+  return byCell;
+}
+
+const VERBS = {
+  reveal: "Reveal", take_discard: "Take the discard into", swap: "Swap the drawn card into",
+  discard: "Discard the drawn card and flip", place: "Place the gift at", take: "Take the card at",
+  put: "Put the card at",
+};
+
+let effectiveMode = "swap"; // the mode in force for this drawing
+
+// The move a press on a cell makes: with a drawn card, only the chosen kind
+// (swap it in, or discard it and flip) — never the other by surprise.
+function pickAction(actions) {
+  if (!actions || !actions.length) return null;
+  return actions.find((a) => (effectiveMode === "flip" ? a.type === "discard" : a.type !== "discard")) || null;
+}
+
+function cellNode(ctx, cell, value, actions, removed) {
+  const action = pickAction(actions);
+  const k = key(cell);
+  let picture;
+  let label;
+  if (value === "down") {
+    picture = cardBack("face-down card");
+    label = "face-down card";
+  } else if (value === null) {
+    const gone = removed.get(k);
+    picture = cardHole(gone !== undefined ? `triple of ${gone} removed` : "empty place");
+    label = gone !== undefined ? `removed ${gone}` : "empty";
+  } else {
+    picture = numberCard(value);
+    label = `card ${value}`;
+  }
+  const classes = ["cell", cell.col === 3 ? "shared" : "", inMyArea(ctx, cell) ? "mine" : "",
+    ctx.view.face_down && ctx.view.face_down.includes(k) ? "was-down" : "",
+    removed.has(k) ? "removed" : "", ctx.view.knock && ctx.view.knock.k1 && key(ctx.view.knock.k1) === k ? "protected" : ""];
+  const style = `grid-row:${cell.row + 2}`;
+  if (!action) {
+    return el("span", { class: `card-slot ${classes.join(" ")}`, style, dataset: { cell: k } }, picture,
+      removed.has(k) ? el("span", { class: "gone" }, `${removed.get(k)}`) : null);
+  }
+  return el("button", {
+    type: "button",
+    class: `card-slot pickable target ${classes.join(" ")}`,
+    style,
+    "aria-label": `${VERBS[action.type] || action.type} ${cellText(ctx, cell)} (${label})`,
+    dataset: { cell: k, key: `cell-${k}` },
+    onclick: () => ctx.act(action),
+  }, picture);
+}
+
+function grids(ctx) {
+  const v = ctx.view;
+  const byCell = cellActions(ctx);
+  const removed = recentlyRemoved(ctx);
+  const seats = order(ctx);
+  const n = v.players;
+  const blocks = seats.map((seat, index) => {
+    const cells = [];
+    for (let row = 0; row < 3; row += 1) {
+      for (let col = 0; col < 4; col += 1) {
+        const cell = { seat, row, col };
+        cells.push(cellNode(ctx, cell, v.grids[seat][row][col], byCell.get(key(cell)), removed));
+      }
+    }
+    const sharedWith = (seat - 1 + n) % n;
+    const wraps = index === seats.length - 1;
+    return el("div", {
+      class: `grid-block${seat === ctx.seat ? " me" : ""}${v.to_act.includes(seat) ? " to-act" : ""}`,
+      dataset: { seat },
+    },
+    el("div", { class: "grid-name" }, ctx.names(seat), el("span", { class: "muted" }, ` · ${v.scores[seat]} pts`)),
+    el("div", { class: "grid-cells" }, cells),
+    el("div", { class: "grid-foot muted" }, `column 4 shared with ${ctx.names(sharedWith)}${wraps && n > 2 ? " ↺" : ""}`));
+  });
+  return el("div", { class: "ring-scroll" }, el("div", { class: "ring" }, blocks));
+}
+
+function piles(ctx) {
+  const v = ctx.view;
+  const top = v.discard_pile.length ? v.discard_pile[v.discard_pile.length - 1] : null;
+  const draw = legalOf(ctx, "draw")[0];
+  return el("div", { class: "piles" },
+    el("div", { class: "pile" },
+      draw
+        ? el("button", {
+          type: "button", class: "card-slot pickable target", "aria-label": "Draw from the deck",
+          dataset: { key: "draw" }, onclick: () => ctx.act(draw),
+        }, cardBack("draw pile"))
+        : el("span", { class: "card-slot" }, cardBack("draw pile")),
+      el("span", { class: "pile-label" }, `deck ${v.draw_pile}`)),
+    el("div", { class: "pile" },
+      top === null ? el("span", { class: "card-slot empty-pile" }) : el("span", { class: "card-slot" }, numberCard(top)),
+      el("span", { class: "pile-label" }, `discard ${v.discard_pile.length}`)),
+    el("div", { class: "pile drawn" },
+      v.drawn === null || v.drawn === undefined ? el("span", { class: "card-slot empty-pile" }) : el("span", { class: "card-slot" }, numberCard(v.drawn)),
+      el("span", { class: "pile-label" }, v.drawn === null || v.drawn === undefined ? "no card drawn" : `drawn by ${ctx.names(v.active)}`)),
+    v.out_of_play.length ? el("div", { class: "pile" }, el("span", { class: "pile-label" }, `out of play ${v.out_of_play.length}`)) : null);
+}
+
+function knockInfo(ctx) {
+  const k = ctx.view.knock;
+  if (!k) return null;
+  const parts = [];
+  if (k.knockers === null) {
+    parts.push(`Knock window: ${k.pending.length} of ${k.eligible.length} still to answer.`);
+    if (k.your_answer) parts.push(`You answered: ${k.your_answer}.`);
+  } else if (k.knockers.length) {
+    parts.push(`Knocked: ${k.knockers.map((s) => ctx.names(s)).join(", ")}.`);
+  } else parts.push("Nobody knocked.");
+  if (k.knocker !== null && k.knocker !== undefined) parts.push(`Exchange with ${ctx.names(k.knocker)}.`);
+  if (k.hand !== null && k.hand !== undefined) parts.push(`The knocker holds ${k.hand}.`);
+  else if (k.hand_hidden) parts.push("The knocker holds a hidden card.");
+  if (k.taken !== null && k.taken !== undefined) parts.push(`Taken: ${k.taken}.`);
+  return el("p", { class: "info knock-info" }, parts.join(" "));
+}
+
+function hintFor(ctx) {
+  const v = ctx.view;
+  if (!ctx.legal.length) return waitingFor(ctx);
+  const top = v.discard_pile[v.discard_pile.length - 1];
+  switch (v.phase) {
+    case "initial_reveal": return `Reveal a face-down card of your area (${v.reveals_left} left).`;
+    case "turn_start": return `Draw from the deck, or press a card of your area to take the ${top} from the discard pile.`;
+    case "knock_window": return `${ctx.names(v.active)} drew ${v.drawn}. Knock to claim it, or pass.`;
+    case "decide_deck_card": return effectiveMode === "flip"
+      ? `Discard the ${v.drawn}: press a face-down card of your area to flip it.`
+      : `Press a card of your area to swap the ${v.drawn} into it, or switch to “discard and flip”.`;
+    case "knocker_place": return `You knocked: press a cell of your area to place the ${v.drawn ?? "gift"}.`;
+    case "drawer_take": return "Take a card from the knocker's area (not the one just placed).";
+    case "drawer_place": return "Put the card you took into your area (the card there is discarded).";
+    default: return "";
+  }
+}
+
+function board(ctx) {
+  const v = ctx.view;
+  if (v.phase !== "decide_deck_card") mode = "swap";
+  const actions = [];
+  const flips = ctx.legal.some((a) => a.type === "discard" && a.flip);
+  const swaps = ctx.legal.some((a) => a.type === "swap");
+  effectiveMode = flips && swaps ? mode : flips ? "flip" : "swap";
+  if (v.phase === "decide_deck_card" && flips && swaps) {
+    actions.push(el("button", {
+      type: "button", class: `button ${mode === "swap" ? "" : "ghost"} action`, "aria-pressed": String(mode === "swap"),
+      dataset: { key: "mode-swap" }, onclick: () => { mode = "swap"; ctx.redraw(); },
+    }, "Swap into a cell"));
+    actions.push(el("button", {
+      type: "button", class: `button ${mode === "flip" ? "" : "ghost"} action`, "aria-pressed": String(mode === "flip"),
+      dataset: { key: "mode-flip" }, onclick: () => { mode = "flip"; ctx.redraw(); },
+    }, "Discard and flip"));
+  }
+  if (legalOf(ctx, "draw").length) actions.push(actionButton(ctx, "Draw from the deck", { type: "draw" }, { key: "draw-btn", primary: true }));
+  if (ctx.legal.some((a) => a.type === "discard" && !a.flip)) actions.push(actionButton(ctx, "Discard it", { type: "discard" }, { key: "discard" }));
+  if (legalOf(ctx, "knock").length) actions.push(actionButton(ctx, "Knock!", { type: "knock" }, { key: "knock", primary: true }));
+  if (legalOf(ctx, "pass").length) actions.push(actionButton(ctx, "Pass", { type: "pass" }, { key: "pass" }));
+  for (const give of legalOf(ctx, "give")) {
+    actions.push(actionButton(ctx, `Give it to ${ctx.names(give.to)}`, give, { key: `give-${give.to}` }));
+  }
+  return el("div", { class: "allegra" },
+    el("div", { class: "felt allegra-felt" }, piles(ctx), knockInfo(ctx)),
+    grids(ctx),
+    el("p", { class: "hint", id: "action-hint" }, hintFor(ctx)),
+    el("div", { class: "actions" }, actions));
+}
+
+function status(ctx) {
+  const v = ctx.view;
+  const round = `round ${v.round} of ${v.rounds}`;
+  const final = v.trigger !== null && v.trigger !== undefined ? ` ${ctx.names(v.trigger)} ended the round: last turns.` : "";
+  if (ctx.legal.length) return `Your move — ${round}.${final}`;
+  return `${v.to_act.map((s) => ctx.names(s)).join(", ")} to move — ${round}.${final}`;
+}
+
+function describe(event, ctx) {
+  const p = event.payload;
+  const who = ctx.names(p.seat);
+  switch (event.type) {
+    case "allegra.round_dealt": return `Round ${p.round} dealt; ${ctx.names(p.start_seat)} starts. First discard: ${p.discard}.`;
+    case "allegra.card_revealed": return `${who} revealed ${p.card}.`;
+    case "allegra.triples_removed": return `Triple removed: ${p.cards.join(", ")} ${p.to === "discard" ? "to the discard pile" : "out of play"}.`;
+    case "allegra.discard_taken": return `${who} took the ${p.card} from the discard pile, discarding ${p.replaced}.`;
+    case "allegra.deck_reshuffled": return "The discards were shuffled into a new deck.";
+    case "allegra.card_drawn": return `${who} drew ${p.card}${p.knock_window && p.knock_window.length ? " — knock window open" : ""}.`;
+    case "allegra.knock_answered": return "knock" in p ? `${who} ${p.knock ? "knocked" : "passed"}.` : `${who} answered.`;
+    case "allegra.knocks_revealed": return p.knockers.length ? `Knocked: ${p.knockers.map((s) => ctx.names(s)).join(", ")}.` : "Nobody knocked.";
+    case "allegra.drawn_card_swapped": return `${who} swapped the ${p.card} in, discarding ${p.replaced}.`;
+    case "allegra.drawn_card_discarded": return `${who} discarded the ${p.card}${p.flip ? ` and flipped ${p.flipped}` : ""}.`;
+    case "allegra.card_given": return `${who} gave the ${p.card} to ${ctx.names(p.to)}.`;
+    case "allegra.knocker_placed": return `${who} placed the ${p.card}${p.hand !== undefined && p.hand !== null ? ` and picked up ${p.hand}` : ""}.`;
+    case "allegra.card_taken": return `${who} took ${p.card} from ${ctx.names(p.cell.seat)}'s area.`;
+    case "allegra.card_put": return `${who} put the ${p.card} in, discarding ${p.replaced}.`;
+    case "allegra.knock_hole_filled": return `${who} filled the gap with ${p.card}.`;
+    case "allegra.round_end_triggered": return `${ctx.names(p.trigger)} ended the round${p.forced ? " (turn limit)" : ""}: everyone else gets a last turn.`;
+    case "allegra.turn_passed": return `${who} could not move and passed.`;
+    case "allegra.round_revealed": return "Every card is turned face up.";
+    case "allegra.round_scored": return `Round ${p.round} scored: ${p.scores.map((s, seat) => `${ctx.names(seat)} ${s}`).join(", ")}${p.doubled ? " (doubled)" : ""}.`;
+    case "allegra.match_ended": return `Match over: ${p.outcome.winners.map((s) => ctx.names(s)).join(" and ")} win${p.outcome.winners.length > 1 ? "" : "s"}.`;
+    default: return null;
+  }
+}
+
+function seatInfo(ctx, seat) {
+  return `${ctx.view.scores[seat]} pts`;
+}
+
+function summary(ctx) {
+  const results = ctx.view.round_results;
+  if (!results.length) return null;
+  const n = ctx.view.players;
+  const rows = Array.from({ length: n }, (_, seat) => [
+    ctx.names(seat),
+    ...results.map((r) => `${r.scores[seat]}${r.trigger === seat && r.scores[seat] !== r.raw[seat] ? "×2" : ""}`),
+    String(ctx.view.scores[seat]),
+  ]);
+  const node = el("div", {}, scoreTable(["Player", ...results.map((r) => `R${r.round}`), "Total"], rows));
+  node.dataset.title = "Rounds";
+  return node;
+}
+
+function outcomeLine(ctx) {
+  const o = ctx.view.outcome;
+  return `${o.winners.map((s) => ctx.names(s)).join(" and ")} win${o.winners.length > 1 ? "" : "s"} with the lowest total.`;
+}
+
+function result(ctx) {
+  return resultTable(ctx, "Points");
+}
+
+export default { board, status, describe, seatInfo, summary, outcomeLine, result };

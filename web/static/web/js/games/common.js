@@ -1,0 +1,81 @@
+// Pieces the three game renderers share: action buttons, card buttons, and
+// reading the seat's legal actions (the only moves the page ever offers).
+import { el } from "../api.js";
+import { cardName, cardPicture, cardText } from "../cards.js";
+
+export function legalOf(ctx, type) {
+  return ctx.legal.filter((action) => action.type === type);
+}
+
+export function same(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+// A button that plays `action` (disabled when it is not among legal_actions).
+export function actionButton(ctx, label, action, { key, hint, primary } = {}) {
+  const legal = action && ctx.legal.some((candidate) => same(candidate, action));
+  return el("button", {
+    type: "button",
+    class: `button${primary ? "" : " ghost"} action`,
+    disabled: !legal || ctx.busy,
+    title: hint,
+    dataset: { key: key || label, action: action ? JSON.stringify(action) : "" },
+    onclick: () => ctx.act(action),
+  }, label);
+}
+
+// A card that can be pressed (with the keyboard too): `onpick` runs on press.
+export function cardButton(card, { label, onpick, selected, czech, key, extraClass } = {}) {
+  const picture = cardPicture(card, { czech });
+  const text = label || (card === null ? "face-down card" : cardName(card, czech));
+  if (!onpick) {
+    return el("span", { class: `card-slot ${extraClass || ""}`, dataset: { card: card ?? "" } }, picture);
+  }
+  return el("button", {
+    type: "button",
+    class: `card-slot pickable${selected ? " selected" : ""} ${extraClass || ""}`,
+    "aria-label": text,
+    "aria-pressed": selected ? "true" : undefined,
+    dataset: { card: card ?? "", key: key || `card-${card}` },
+    onclick: onpick,
+  }, picture);
+}
+
+export function cardsRow(cards, options = {}) {
+  return el("div", { class: "cards-row" }, cards.map((card) => cardButton(card, options)));
+}
+
+export function cardList(cards) {
+  return (cards || []).map(cardText).join(" ");
+}
+
+export function scoreTable(headers, rows) {
+  return el("table", { class: "scores" },
+    el("thead", {}, el("tr", {}, headers.map((h) => el("th", { scope: "col" }, h)))),
+    el("tbody", {}, rows.map((row) => el("tr", {}, row.map((cell, i) =>
+      i === 0 ? el("th", { scope: "row" }, cell) : el("td", {}, cell))))));
+}
+
+export function placesText(ctx, outcome, unit) {
+  if (!outcome) return "";
+  const winners = outcome.winners.map((seat) => ctx.names(seat));
+  const verb = winners.length > 1 ? "share the win" : "wins";
+  return `${winners.join(" and ")} ${verb}${unit ? ` (${unit})` : ""}.`;
+}
+
+export function resultTable(ctx, scoreLabel) {
+  const outcome = ctx.view.outcome;
+  const order = outcome.places.map((place, seat) => ({ place, seat }))
+    .sort((a, b) => a.place - b.place || a.seat - b.seat);
+  return el("div", {},
+    el("p", { class: "result-line" }, placesText(ctx, outcome)),
+    scoreTable(["Place", "Player", scoreLabel], order.map(({ place, seat }) =>
+      [String(place), ctx.names(seat), String(outcome.scores[seat])])));
+}
+
+export function waitingFor(ctx) {
+  const toAct = (ctx.view && ctx.view.to_act) || [];
+  if (!toAct.length) return "";
+  if (ctx.legal.length) return "";
+  return `Waiting for ${toAct.map((s) => ctx.names(s)).join(", ")}…`;
+}

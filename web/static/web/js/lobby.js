@@ -1,0 +1,225 @@
+// The lobby: the create-table form built from the game catalogue, one-click
+// games against bots, and the lists of open, running and finished tables.
+import { api, currentUser, el, games, showError, timeAgo } from "./api.js";
+
+const errorBox = document.getElementById("lobby-error");
+const form = document.getElementById("create-form");
+const gameSelect = document.getElementById("create-game");
+const playersSelect = document.getElementById("create-players");
+const levelSelect = document.getElementById("create-level");
+const optionsBox = document.getElementById("create-options");
+const blurb = document.getElementById("game-blurb");
+
+const BLURBS = {
+  alager: "Czech three-card exchange game: swap with the table, knock with the best hand, avoid penalty points.",
+  alkort: "Icelandic trick-taking game for 2, or 4 in partnerships: win the most of nine tricks.",
+  allegra: "Golf on 4×3 grids where neighbours share a column: lowest total wins, triples vanish.",
+};
+// One click, a real match with the game's usual table size.
+const QUICK = {
+  alager: { players: 3, options: {} },
+  alkort: { players: 2, options: {} },
+  allegra: { players: 3, options: {} },
+};
+
+let catalogue = {};
+
+function loginFirst() {
+  window.location.assign(`/accounts/login/?next=${encodeURIComponent(location.pathname)}`);
+}
+
+function optionInput(name, spec) {
+  const id = `opt-${name}`;
+  const label = name.replaceAll("_", " ");
+  let input;
+  if (spec.type === "bool") {
+    input = el("input", { type: "checkbox", id, name, checked: spec.default === true });
+    return el("div", { class: "option" },
+      el("label", { class: "check", for: id }, input, ` ${label}`),
+      el("p", { class: "hint" }, spec.description || ""));
+  }
+  if (spec.choices) {
+    input = el("select", { id, name },
+      spec.choices.map((choice) => el("option", {
+        value: String(choice), selected: choice === spec.default,
+      }, String(choice).replaceAll("_", " ") + (choice === spec.default ? " (default)" : ""))));
+  } else if (spec.type === "int") {
+    input = el("input", {
+      type: "number", id, name, min: spec.min, max: spec.max, step: 1,
+      value: spec.default ?? "", placeholder: spec.nullable ? "default" : "",
+    });
+  } else {
+    input = el("input", { type: "text", id, name, value: spec.default ?? "", placeholder: "default" });
+  }
+  input.dataset.kind = spec.type;
+  return el("div", { class: "option" },
+    el("label", { for: id }, label, input),
+    el("p", { class: "hint" }, spec.description || ""));
+}
+
+function readOptions(game) {
+  const options = {};
+  for (const [name, spec] of Object.entries(game.options)) {
+    const input = form.elements[name];
+    if (!input) continue;
+    let value;
+    if (spec.type === "bool") value = input.checked;
+    else if (input.value === "") value = null;
+    else if (spec.type === "int") value = Number(input.value);
+    else if (spec.type === "int_list") value = input.value.split(/[ ,]+/).filter(Boolean).map(Number);
+    else if (spec.choices && typeof spec.choices[0] === "number") value = Number(input.value);
+    else value = input.value;
+    if (value === null && !spec.nullable) continue;
+    if (JSON.stringify(value) !== JSON.stringify(spec.default)) options[name] = value;
+  }
+  return options;
+}
+
+function fillGameForm() {
+  const game = catalogue[gameSelect.value];
+  blurb.replaceChildren(BLURBS[game.name] || "", " ",
+    el("a", { href: `/rules/${game.name}/` }, "Read the rules"));
+  playersSelect.replaceChildren(...game.player_counts.map((n) =>
+    el("option", { value: n, selected: n === QUICK[game.name].players }, `${n} players`)));
+  levelSelect.replaceChildren(...game.bot_levels.map((level) =>
+    el("option", { value: level, selected: level === "basic" }, level)));
+  optionsBox.replaceChildren(...Object.entries(game.options).map(([n, s]) => optionInput(n, s)));
+}
+
+async function tableOpen({ game, players, options, rated, timeControl, fill, level }) {
+  const body = { game, players, options, rated };
+  if (timeControl) body.time_control = timeControl;
+  const table = await api("/api/tables/", { method: "POST", body });
+  if (fill === "bots") {
+    for (let i = 1; i < players; i += 1) {
+      await api(`/api/tables/${table.id}/bots/`, { method: "POST", body: { level } });
+    }
+    await api(`/api/tables/${table.id}/start/`, { method: "POST" });
+  }
+  window.location.assign(`/tables/${table.id}/`);
+}
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  showError(errorBox, "");
+  if (!currentUser()) return loginFirst();
+  const game = catalogue[gameSelect.value];
+  const button = form.querySelector("button[type=submit]");
+  button.disabled = true;
+  try {
+    await tableOpen({
+      game: game.name,
+      players: Number(playersSelect.value),
+      options: readOptions(game),
+      rated: document.getElementById("create-rated").checked,
+      timeControl: Number(document.getElementById("create-time").value) || null,
+      fill: document.getElementById("create-fill").value,
+      level: levelSelect.value,
+    });
+  } catch (err) {
+    showError(errorBox, err.message);
+    button.disabled = false;
+  }
+});
+
+for (const button of document.querySelectorAll(".quick-btn")) {
+  button.addEventListener("click", async () => {
+    showError(errorBox, "");
+    if (!currentUser()) return loginFirst();
+    button.disabled = true;
+    const quick = QUICK[button.dataset.game];
+    try {
+      await tableOpen({
+        game: button.dataset.game, players: quick.players, options: quick.options,
+        rated: false, fill: "bots", level: "basic",
+      });
+    } catch (err) {
+      showError(errorBox, err.message);
+      button.disabled = false;
+    }
+  });
+}
+
+// --- the table lists -------------------------------------------------------
+
+const list = document.getElementById("table-list");
+let status = "lobby";
+
+function seatsText(table) {
+  return table.seats.map((seat) => seat.username
+    ? (seat.is_bot ? `🤖 ${seat.bot_level}` : seat.username)
+    : "open seat").join(" · ");
+}
+
+function tableRow(table) {
+  const me = currentUser();
+  const seated = table.seats.some((s) => s.username === me && !s.is_bot);
+  const free = table.seats.some((s) => !s.username);
+  const actions = [];
+  if (table.status === "lobby" && free && !seated) {
+    actions.push(el("button", {
+      type: "button", class: "button small",
+      onclick: async () => {
+        if (!me) return loginFirst();
+        try {
+          await api(`/api/tables/${table.id}/join/`, { method: "POST", body: {} });
+          window.location.assign(`/tables/${table.id}/`);
+        } catch (err) {
+          showError(errorBox, err.message);
+        }
+      },
+    }, "Join"));
+  }
+  const label = table.status === "finished" ? "Result" : seated ? "Open" : "Watch";
+  actions.push(el("a", { class: "button small ghost", href: `/tables/${table.id}/` }, label));
+  if (table.status === "finished") {
+    actions.push(el("a", { class: "button small ghost", href: `/tables/${table.id}/replay/` }, "Replay"));
+  }
+  return el("li", { class: "table-row", dataset: { table: table.id } },
+    el("div", { class: "table-main" },
+      el("strong", {}, `${table.title} #${table.id}`),
+      el("span", { class: "muted" }, ` ${table.players} players${table.rated ? " · rated" : ""} · by ${table.created_by} · ${timeAgo(table.created_at)}`),
+      el("div", { class: "seats-line" }, seatsText(table))),
+    el("div", { class: "table-actions" }, actions));
+}
+
+async function loadTables() {
+  const query = status === "mine" ? "mine=true" : `status=${status}`;
+  try {
+    const page = await api(`/api/tables/?${query}&page_size=30`);
+    if (!page.results.length) {
+      const empty = {
+        lobby: "No open tables right now — create one, or play bots in one click.",
+        playing: "No matches in play right now.",
+        finished: "No finished matches yet.",
+        mine: "You have no tables yet.",
+      }[status];
+      list.replaceChildren(el("p", { class: "empty" }, empty));
+      return;
+    }
+    list.replaceChildren(el("ul", { class: "tables" }, page.results.map(tableRow)));
+  } catch (err) {
+    list.replaceChildren(el("p", { class: "empty" }, err.message));
+  }
+}
+
+for (const tab of document.querySelectorAll("[role=tab]")) {
+  tab.addEventListener("click", () => {
+    status = tab.dataset.status;
+    for (const other of document.querySelectorAll("[role=tab]")) {
+      other.setAttribute("aria-selected", String(other === tab));
+    }
+    loadTables();
+  });
+}
+
+games().then((byName) => {
+  catalogue = byName;
+  gameSelect.replaceChildren(...Object.values(byName).map((game) =>
+    el("option", { value: game.name }, game.title)));
+  gameSelect.addEventListener("change", fillGameForm);
+  fillGameForm();
+}).catch((err) => showError(errorBox, err.message));
+
+loadTables();
+setInterval(() => { if (!document.hidden) loadTables(); }, 5000);

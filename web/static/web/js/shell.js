@@ -1,0 +1,36 @@
+// What every page shares: the log-out button and the four-colour deck switch
+// (remembered in localStorage, applied as a class on <html> that the card
+// renderer and the CSS read).
+import { api } from "./api.js";
+
+const FOUR = "cardroom.fourColour";
+
+export function fourColour() {
+  return localStorage.getItem(FOUR) === "1";
+}
+
+function applyFourColour() {
+  document.documentElement.classList.toggle("four-colour", fourColour());
+}
+
+applyFourColour();
+const toggle = document.getElementById("four-colour");
+if (toggle) {
+  toggle.checked = fourColour();
+  toggle.addEventListener("change", () => {
+    localStorage.setItem(FOUR, toggle.checked ? "1" : "0");
+    applyFourColour();
+    window.dispatchEvent(new CustomEvent("cardroom:deck"));
+  });
+}
+
+const logout = document.getElementById("logout");
+if (logout) {
+  logout.addEventListener("click", async () => {
+    try {
+      await api("/api/accounts/logout/", { method: "POST" });
+    } finally {
+      window.location.assign("/");
+    }
+  });
+}

@@ -1,0 +1,289 @@
+// One table's live state on the client: a small state machine fed by the
+// WebSocket (live protocol: state / error / presence / pong frames) and, when
+// the socket is not there or drops, by REST polling of the same table
+// (GET /api/tables/{id}/ and /events/?after=n). Either way the client keeps
+// `seq`, the seat's `view`, its `legal_actions` and every event it has seen,
+// so a reconnect resyncs from `seq` and loses nothing.
+import { api, ApiError } from "./api.js";
+
+const POLL_MS = 1200;
+const PING_MS = 20000;
+const ANSWER_MS = 8000;
+
+function commandId() {
+  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+  return `c${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+}
+
+export class TableClient extends EventTarget {
+  constructor(tableId) {
+    super();
+    this.id = tableId;
+    this.table = null; // the REST answer: seats, status, seed, outcome, seat
+    this.seq = 0;
+    this.view = null;
+    this.legal = [];
+    this.events = [];
+    this.presence = null; // [{seat, connected, away}] from the socket
+    this.mode = "connecting"; // "socket" | "polling"
+    this.pending = null; // the command waiting for its answer
+    this.socket = null;
+    this.retries = 0;
+    this.pollTimer = null;
+    this.pingTimer = null;
+    this.stopped = false;
+  }
+
+  get eventSeq() {
+    return this.events.length ? this.events[this.events.length - 1].seq : 0;
+  }
+
+  emit(kind, detail) {
+    this.dispatchEvent(new CustomEvent(kind, { detail }));
+  }
+
+  async start() {
+    await this.refresh();
+    this.connect();
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.pollTimer);
+    clearInterval(this.pingTimer);
+    if (this.socket) this.socket.close();
+  }
+
+  // --- REST ------------------------------------------------------------------
+
+  async refresh() {
+    const after = this.eventSeq;
+    const [table, events] = await Promise.all([
+      api(`/api/tables/${this.id}/`),
+      api(`/api/tables/${this.id}/events/?after=${after}`),
+    ]);
+    this.mergeEvents(events);
+    this.applyTable(table);
+  }
+
+  applyTable(table) {
+    const statusChanged = !this.table || this.table.status !== table.status;
+    this.table = table;
+    if (table.seq >= this.seq) {
+      this.seq = table.seq;
+      this.view = table.view;
+      this.legal = table.legal_actions || [];
+    }
+    this.emit("change", { statusChanged });
+  }
+
+  mergeEvents(events) {
+    const known = this.eventSeq;
+    const fresh = (events || []).filter((event) => event.seq > known);
+    if (fresh.length) {
+      this.events.push(...fresh);
+      this.emit("events", { events: fresh });
+    }
+    return fresh.length;
+  }
+
+  schedulePoll() {
+    clearTimeout(this.pollTimer);
+    if (this.stopped) return;
+    const finished = this.table && ["finished", "aborted"].includes(this.table.status);
+    if (finished) return;
+    if (this.mode === "socket") {
+      // Seats fill up in the lobby through REST calls of other people: watch
+      // the lobby over REST even while the socket is open.
+      if (this.table && this.table.status === "lobby") {
+        this.pollTimer = setTimeout(async () => {
+          try {
+            this.applyTable(await api(`/api/tables/${this.id}/`));
+          } catch {
+            /* try again on the next round */
+          }
+          this.schedulePoll();
+        }, 2 * POLL_MS);
+      }
+      return;
+    }
+    this.pollTimer = setTimeout(() => this.poll(), POLL_MS);
+  }
+
+  async poll() {
+    if (this.mode === "socket" || this.stopped) return;
+    try {
+      const lobby = !this.table || this.table.status === "lobby";
+      const events = await api(`/api/tables/${this.id}/events/?after=${this.eventSeq}`);
+      if (this.mergeEvents(events) || lobby || this.seq < this.eventSeq) {
+        this.applyTable(await api(`/api/tables/${this.id}/`));
+      }
+      this.emit("connection", { mode: this.mode, ok: true });
+    } catch (err) {
+      this.emit("connection", { mode: this.mode, ok: false, message: err.message });
+    }
+    this.schedulePoll();
+  }
+
+  // --- the socket ------------------------------------------------------------
+
+  connect() {
+    if (this.stopped || !("WebSocket" in window)) {
+      this.fallBack();
+      return;
+    }
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    let socket;
+    try {
+      socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${this.id}/`);
+    } catch {
+      this.fallBack();
+      return;
+    }
+    this.socket = socket;
+    let opened = false;
+    socket.addEventListener("open", () => {
+      opened = true;
+      this.retries = 0;
+      this.mode = "socket";
+      this.schedulePoll();
+      this.send({ type: "sync", after: this.eventSeq });
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
+      this.emit("connection", { mode: "socket", ok: true });
+    });
+    socket.addEventListener("message", (message) => {
+      let frame;
+      try {
+        frame = JSON.parse(message.data);
+      } catch {
+        return;
+      }
+      this.onFrame(frame);
+    });
+    socket.addEventListener("close", () => {
+      clearInterval(this.pingTimer);
+      if (this.socket === socket) this.socket = null;
+      if (this.stopped) return;
+      this.fallBack();
+      // Try the socket again later (backing off); REST keeps the page live.
+      this.retries += 1;
+      const delay = Math.min(30000, 1000 * 2 ** Math.min(this.retries, 5));
+      setTimeout(() => {
+        if (!this.stopped && !this.socket) this.connect();
+      }, opened ? 1000 : delay);
+    });
+  }
+
+  fallBack() {
+    if (this.mode !== "polling") {
+      this.mode = "polling";
+      this.emit("connection", { mode: "polling", ok: true });
+    }
+    if (this.pending && this.pending.via === "socket") {
+      // The socket died before answering: retry the same command over REST
+      // (the command_id makes a repeat harmless).
+      const pending = this.pending;
+      this.pending = null;
+      this.actRest(pending.action, pending.commandId, pending.expectedSeq)
+        .then(pending.resolve, pending.reject);
+    }
+    this.schedulePoll();
+  }
+
+  send(frame) {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify(frame));
+      return true;
+    }
+    return false;
+  }
+
+  async onFrame(frame) {
+    if (frame.type === "state") {
+      this.mergeEvents(frame.events);
+      const statusChanged = this.view && !this.view.outcome && frame.view && frame.view.outcome;
+      if (frame.seq >= this.seq) {
+        this.seq = frame.seq;
+        this.view = frame.view;
+        this.legal = frame.legal_actions || [];
+      }
+      if (this.pending && this.pending.via === "socket") {
+        this.pending.resolve();
+        this.pending = null;
+      }
+      this.emit("change", { statusChanged: Boolean(statusChanged) });
+      // Seats, status, seed and outcome live in the REST answer: refresh it
+      // when the match starts or ends.
+      if (!this.table || this.table.status === "lobby" || statusChanged) {
+        try {
+          this.table = await api(`/api/tables/${this.id}/`);
+          this.emit("change", { statusChanged: true });
+        } catch {
+          /* the next frame tries again */
+        }
+      }
+    } else if (frame.type === "error") {
+      const error = new ApiError(400, frame.code, frame.message);
+      if (this.pending && this.pending.via === "socket") {
+        this.pending.reject(error);
+        this.pending = null;
+      } else {
+        this.emit("refused", { error });
+      }
+      if (frame.code === "stale") this.send({ type: "sync", after: this.eventSeq });
+    } else if (frame.type === "presence") {
+      this.presence = frame.seats;
+      this.emit("change", { statusChanged: false });
+    }
+  }
+
+  // --- moves -----------------------------------------------------------------
+
+  // Play `action` from this seat. Resolves once the server has it; rejects
+  // with the server's refusal (an ApiError), leaving the state unchanged.
+  act(action) {
+    if (this.pending) {
+      return Promise.reject(new ApiError(409, "busy", "Your previous move is still on its way."));
+    }
+    const id = commandId();
+    const expectedSeq = this.seq;
+    if (this.mode === "socket" && this.socket && this.socket.readyState === WebSocket.OPEN) {
+      return new Promise((resolve, reject) => {
+        this.pending = { via: "socket", action, commandId: id, expectedSeq, resolve, reject };
+        this.send({ type: "act", action, expected_seq: expectedSeq, command_id: id });
+        // No answer in time: ask REST where the table is (the command_id
+        // makes a retry by the player harmless either way).
+        setTimeout(() => {
+          if (this.pending && this.pending.commandId === id) {
+            this.pending = null;
+            this.refresh().then(resolve, reject);
+          }
+        }, ANSWER_MS);
+      });
+    }
+    return this.actRest(action, id, expectedSeq);
+  }
+
+  async actRest(action, id, expectedSeq) {
+    this.pending = { via: "rest" };
+    try {
+      await api(`/api/tables/${this.id}/actions/`, {
+        method: "POST",
+        body: { action, expected_seq: expectedSeq, command_id: id },
+      });
+    } catch (err) {
+      if (err.code === "stale") await this.refresh().catch(() => {});
+      throw err;
+    } finally {
+      this.pending = null;
+    }
+    await this.refresh();
+  }
+
+  async lobbyCall(path, body) {
+    const table = await api(`/api/tables/${this.id}/${path}/`, { method: "POST", body: body || {} });
+    this.applyTable(table);
+    await this.refresh();
+  }
+}

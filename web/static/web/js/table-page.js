@@ -1,0 +1,323 @@
+// The live table page: wires the TableClient (state machine) to the game's
+// renderer (js/games/<game>.js) and draws the parts every game shares — turn
+// bar and timer, seats with presence, refusals, the log in words, the lobby
+// controls, the end-of-deal summary and the final result.
+import { currentUser, el, games } from "./api.js";
+import { TableClient } from "./table-client.js";
+import { renderers } from "./games/index.js";
+
+const root = document.getElementById("table-page");
+const tableId = Number(root.dataset.table);
+const renderer = renderers[root.dataset.game];
+const client = new TableClient(tableId);
+const board = document.getElementById("board");
+const refusal = document.getElementById("refusal");
+const logList = document.getElementById("log");
+let catalogue = null;
+let busy = false;
+let resultShown = false;
+let refusalTimer = null;
+let deadlineTimer = null;
+
+if (root.dataset.live !== "1") {
+  // No WebSocket route on this server: stay on REST polling from the start.
+  client.connect = () => client.fallBack();
+}
+
+function seatName(seat) {
+  if (seat === null || seat === undefined) return "nobody";
+  const info = client.table && client.table.seats[seat];
+  if (!info || !info.username) return `seat ${seat + 1}`;
+  if (client.table.seat === seat) return `${info.username} (you)`;
+  // Several house bots may share one account: tell them apart by seat.
+  return info.is_bot ? `${info.bot_level} bot ${seat + 1}` : info.username;
+}
+
+function showRefusal(message) {
+  clearTimeout(refusalTimer);
+  refusal.textContent = message || "";
+  refusal.hidden = !message;
+  if (message) refusalTimer = setTimeout(() => { refusal.hidden = true; }, 8000);
+}
+
+async function act(action) {
+  if (busy) return;
+  busy = true;
+  board.classList.add("busy");
+  try {
+    await client.act(action);
+    showRefusal("");
+  } catch (err) {
+    showRefusal(err.message);
+  } finally {
+    busy = false;
+    board.classList.remove("busy");
+    render();
+  }
+}
+
+function context() {
+  const game = catalogue ? catalogue[client.table.game] : null;
+  const options = (client.view && client.view.options) || client.table.options || {};
+  const czech = game && game.card_names && Number(options.deck) === 32 ? game.card_names : null;
+  return {
+    view: client.view,
+    legal: client.legal,
+    seat: client.table.seat,
+    table: client.table,
+    players: client.table.players,
+    names: seatName,
+    act,
+    redraw: () => render(),
+    seq: client.seq,
+    events: client.events,
+    czech,
+    busy,
+  };
+}
+
+// --- the parts ---------------------------------------------------------------
+
+function renderSeats(ctx) {
+  const list = document.getElementById("seats");
+  const toAct = new Set((ctx.view && ctx.view.to_act) || []);
+  const presence = {};
+  for (const entry of client.presence || []) presence[entry.seat] = entry;
+  list.replaceChildren(...ctx.table.seats.map((seat) => {
+    const info = presence[seat.seat];
+    let dot = null;
+    if (seat.is_bot) dot = el("span", { class: "dot bot", title: `house bot, level ${seat.bot_level}` }, "bot");
+    else if (info) {
+      const state = !info.connected ? "offline" : info.away ? "away" : "online";
+      dot = el("span", { class: `dot ${state}`, title: state, "aria-label": state });
+    }
+    const name = seat.username
+      ? (seat.is_bot ? el("span", {}, seatName(seat.seat)) : el("a", { href: `/players/${seat.username}/` }, seat.username))
+      : el("span", { class: "muted" }, "open seat");
+    return el("li", {
+      class: `seat-item${toAct.has(seat.seat) ? " to-act" : ""}${ctx.seat === seat.seat ? " mine" : ""}`,
+      dataset: { seat: seat.seat },
+    },
+    el("span", { class: "seat-no" }, String(seat.seat + 1)),
+    dot, name, ctx.seat === seat.seat ? el("span", { class: "you" }, "you") : null,
+    ctx.view ? el("span", { class: "seat-score" }, renderer.seatInfo(ctx, seat.seat)) : null);
+  }));
+}
+
+function renderLobby(ctx) {
+  const box = document.getElementById("lobby-controls");
+  if (ctx.table.status !== "lobby") {
+    box.replaceChildren();
+    return;
+  }
+  const me = currentUser();
+  const creator = me && ctx.table.created_by === me;
+  const free = ctx.table.seats.filter((s) => !s.username);
+  const levels = (catalogue && catalogue[ctx.table.game].bot_levels) || ["basic"];
+  const call = async (path, body) => {
+    try {
+      await client.lobbyCall(path, body);
+      showRefusal("");
+    } catch (err) {
+      showRefusal(err.message);
+    }
+  };
+  const parts = [];
+  if (ctx.seat === null && free.length) {
+    parts.push(me
+      ? el("button", { type: "button", class: "button", onclick: () => call("join") }, "Take a seat")
+      : el("a", { class: "button", href: `/accounts/login/?next=${location.pathname}` }, "Log in to play"));
+  }
+  if (creator && free.length) {
+    const select = el("select", { "aria-label": "Bot level" },
+      levels.map((level) => el("option", { value: level, selected: level === "basic" }, level)));
+    parts.push(el("div", { class: "row" }, select,
+      el("button", { type: "button", class: "button ghost", onclick: () => call("bots", { level: select.value }) }, "Add a bot")));
+  }
+  if (creator) {
+    parts.push(el("button", {
+      type: "button", class: "button", disabled: free.length > 0,
+      title: free.length ? "Every seat must be filled first" : "Deal the cards",
+      onclick: () => call("start"),
+    }, "Start the match"));
+  }
+  if (ctx.seat !== null) {
+    parts.push(el("button", { type: "button", class: "button ghost", onclick: () => call("leave") }, "Leave"));
+  }
+  const waiting = free.length
+    ? `Waiting for ${free.length} more player${free.length > 1 ? "s" : ""}. Share this page's address to invite someone.`
+    : "Every seat is filled.";
+  box.replaceChildren(el("p", { class: "hint" }, waiting), el("div", { class: "lobby-actions" }, parts));
+}
+
+function deadlineOf(view) {
+  if (!view) return null;
+  const value = view.deadline ?? view.turn_deadline ?? (view.timer && view.timer.deadline);
+  if (value === null || value === undefined) return null;
+  if (typeof value === "number") return value > 1e12 ? value : value * 1000;
+  const parsed = Date.parse(value);
+  return Number.isNaN(parsed) ? null : parsed;
+}
+
+function renderTimer(ctx) {
+  const timer = document.getElementById("timer");
+  clearInterval(deadlineTimer);
+  const deadline = deadlineOf(ctx.view);
+  if (!deadline || ctx.table.status !== "playing") {
+    timer.hidden = true;
+    return;
+  }
+  const tick = () => {
+    const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
+    timer.hidden = false;
+    timer.textContent = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    timer.classList.toggle("low", left <= 10);
+  };
+  tick();
+  deadlineTimer = setInterval(tick, 500);
+}
+
+function renderTurn(ctx) {
+  const text = document.getElementById("turn-text");
+  const bar = document.getElementById("turn-bar");
+  let message;
+  if (ctx.table.status === "lobby") message = "Waiting for players — the table's creator starts the match once every seat is filled.";
+  else if (ctx.table.status === "aborted") message = "This table was closed before the match ended.";
+  else if (!ctx.view) message = "Loading…";
+  else if (ctx.view.outcome) message = `Match over. ${renderer.outcomeLine(ctx)}`;
+  else message = renderer.status(ctx);
+  text.textContent = message;
+  bar.classList.toggle("my-turn", Boolean(ctx.legal.length));
+}
+
+function describe(event, ctx) {
+  try {
+    return renderer.describe(event, ctx);
+  } catch {
+    return null;
+  }
+}
+
+function addLog(events) {
+  if (!client.table) return;
+  const ctx = context();
+  for (const event of events) {
+    const text = describe(event, ctx);
+    if (!text) continue;
+    logList.prepend(el("li", { dataset: { seq: event.seq } }, text));
+  }
+  while (logList.children.length > 200) logList.lastChild.remove();
+}
+
+function renderSummary(ctx) {
+  const box = document.getElementById("summary");
+  const node = ctx.view ? renderer.summary(ctx) : null;
+  box.hidden = !node;
+  if (node) {
+    document.getElementById("summary-h").textContent = node.dataset.title || "Last deal";
+    document.getElementById("summary-body").replaceChildren(node);
+  }
+}
+
+function renderResult(ctx) {
+  const finished = ctx.table.status === "finished" || (ctx.view && ctx.view.outcome);
+  document.getElementById("replay-link").hidden = !finished;
+  if (!finished || !ctx.view || resultShown) return;
+  resultShown = true;
+  const dialog = document.getElementById("result");
+  document.getElementById("result-body").replaceChildren(renderer.result(ctx));
+  if (typeof dialog.showModal === "function") dialog.showModal();
+}
+
+function renderFair(ctx) {
+  const fair = document.getElementById("fair");
+  const t = ctx.table;
+  if (t.seed) fair.replaceChildren("Seed revealed: ", el("code", {}, t.seed), " · ", el("a", { href: `/tables/${t.id}/replay/` }, "check the shuffle"));
+  else if (t.seed_sha256) fair.replaceChildren("Shuffle commitment (SHA-256 of the seed): ", el("code", { class: "hash" }, t.seed_sha256));
+  else fair.replaceChildren();
+}
+
+// Allegra's ring of grids scrolls sideways on a phone: keep the player's
+// scroll position across redraws, and start with their own grid in view.
+function keepRingInView(scrolled) {
+  const ring = board.querySelector(".ring-scroll");
+  if (!ring) return;
+  if (scrolled !== null) {
+    ring.scrollLeft = scrolled;
+    return;
+  }
+  const mine = ring.querySelector(".grid-block.me");
+  if (mine) ring.scrollLeft = mine.offsetLeft - (ring.clientWidth - mine.offsetWidth) / 2;
+}
+
+function render() {
+  if (!client.table) return;
+  const ctx = context();
+  // State for people (the CSS) and for the browser tests alike.
+  root.dataset.seq = String(client.seq);
+  root.dataset.status = ctx.view && ctx.view.outcome ? "finished" : ctx.table.status;
+  root.dataset.myturn = ctx.legal.length && !busy ? "1" : "0";
+  renderTurn(ctx);
+  renderTimer(ctx);
+  renderSeats(ctx);
+  renderLobby(ctx);
+  if (ctx.view) {
+    const focused = document.activeElement && document.activeElement.dataset
+      ? document.activeElement.dataset.key : null;
+    const ring = board.querySelector(".ring-scroll");
+    const scrolled = ring ? ring.scrollLeft : null;
+    board.replaceChildren(renderer.board(ctx));
+    keepRingInView(scrolled);
+    // Keep keyboard focus on the same control across redraws.
+    if (focused) {
+      const again = board.querySelector(`[data-key="${CSS.escape(focused)}"]`);
+      if (again) again.focus();
+    }
+  } else {
+    board.replaceChildren(el("p", { class: "empty" }, ctx.table.status === "lobby"
+      ? "The cards are dealt when the match starts." : "No cards on this table."));
+  }
+  renderSummary(ctx);
+  renderFair(ctx);
+  renderResult(ctx);
+}
+
+const conn = document.getElementById("conn");
+client.addEventListener("connection", (event) => {
+  const { mode, ok, message } = event.detail;
+  conn.className = `conn ${ok ? mode : "down"}`;
+  conn.textContent = !ok ? "reconnecting…" : mode === "socket" ? "live" : "live (polling)";
+  conn.title = message || (mode === "socket" ? "Connected over WebSocket" : "Following the table over HTTP");
+});
+client.addEventListener("change", render);
+client.addEventListener("events", (event) => addLog(event.detail.events));
+client.addEventListener("refused", (event) => showRefusal(event.detail.error.message));
+window.addEventListener("cardroom:deck", render);
+
+// Keyboard: digits 1–9 press the n-th action button, Escape clears a message.
+document.addEventListener("keydown", (event) => {
+  if (event.target.closest("input, select, textarea")) return;
+  if (event.key === "Escape") showRefusal("");
+  if (/^[1-9]$/.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey) {
+    const buttons = board.querySelectorAll(".actions button:not([disabled])");
+    const button = buttons[Number(event.key) - 1];
+    if (button) {
+      event.preventDefault();
+      button.click();
+    }
+  }
+});
+
+Promise.all([games().catch(() => null), client.start()])
+  .then(([byName]) => {
+    catalogue = byName;
+    logList.replaceChildren();
+    addLog(client.events);
+    render();
+  })
+  .catch((err) => {
+    document.getElementById("turn-text").textContent = err.message;
+  });
+
+// A handle for the console and the browser tests: the page's client and move.
+window.cardroom = { client, act };
