@@ -42,6 +42,7 @@ BOT_MOVE_DELAY = env.float("BOT_MOVE_DELAY", default=0.0)
 
 # Look static files up per request instead of requiring collectstatic first.
 WHITENOISE_AUTOREFRESH = True
+WHITENOISE_USE_FINDERS = True
 
 CHECKOUT_ID = hashlib.sha256(str(BASE_DIR).encode()).hexdigest()[:8]
 TEST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")

@@ -75,7 +75,7 @@ async function profile() {
     parts.push(el("section", { class: "panel" }, emptyState(`${username} has no statistics yet: they appear after the first finished match.`)));
   } else {
     const ratings = stats.ratings || {};
-    const rated = Object.keys(ratings);
+    const rated = Object.keys(ratings).filter((game) => ratings[game]);
     parts.push(el("section", { class: "panel" }, el("h2", {}, "Ratings"),
       rated.length
         ? el("table", { class: "scores", id: "ratings" },
