@@ -1,4 +1,4 @@
-"""``/api/accounts/``: ARCHITECTURE.md §9."""
+"""``/api/accounts/``: docs/architecture.md §9."""
 
 from django.urls import path
 

@@ -1,7 +1,7 @@
 """The project's URL map.
 
 Each app's API joins under ``/api/<app>/`` above the catch-all; paths are fixed
-by ARCHITECTURE.md §9. The catch-all must stay last among the ``/api/`` routes:
+by docs/architecture.md §9. The catch-all must stay last among the ``/api/`` routes:
 it keeps unknown API paths answering JSON 404 even with DEBUG on.
 """
 

@@ -1,4 +1,4 @@
-"""The tables API (ARCHITECTURE.md §9): thin views over services and selectors.
+"""The tables API (docs/architecture.md §9): thin views over services and selectors.
 
 Each view validates its input with a nested serializer, calls one service or
 selector, and shapes the output. Service errors (``games.errors``), rules errors

@@ -1,4 +1,4 @@
-"""Reads on tables, always shaped for one requester (ARCHITECTURE.md §5).
+"""Reads on tables, always shaped for one requester (docs/architecture.md §5).
 
 Whatever a selector returns is safe to send to that requester: views come
 from ``game.view`` for their seat (None for a spectator), events from

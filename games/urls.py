@@ -1,4 +1,4 @@
-"""``/api/games/`` and ``/api/tables/...``: the paths ARCHITECTURE.md §9 fixes."""
+"""``/api/games/`` and ``/api/tables/...``: the paths docs/architecture.md §9 fixes."""
 
 from django.urls import path
 

@@ -155,7 +155,7 @@ if REDIS_URL:
     # RedisChannelLayer (not the pub/sub layer): messages wait in per-channel
     # lists with a capacity and an expiry, so a consumer that is briefly busy
     # still receives them, and group membership survives a lost connection.
-    # It is the pair verified under load with redis-py 5 (ARCHITECTURE.md §6).
+    # It is the pair verified under load with redis-py 5 (docs/architecture.md §6).
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",

@@ -1,4 +1,4 @@
-"""No leak over REST (ARCHITECTURE.md §5), checked as a property.
+"""No leak over REST (docs/architecture.md §5), checked as a property.
 
 At many points of a match, for every seat and a spectator: reshuffle the
 cards that seat has not seen (``game.resample_unseen`` on the stored events),
