@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.alager.decide import konec_allowed, to_act
-from rules.alager.hands import MARIASH_NAMES, hand_value
+from rules.alager.hands import hand_value
 from rules.alager.scoring import outcome
 from rules.alager.state import AlagerState
 from rules.core import Seat
@@ -44,6 +44,6 @@ def view(state: AlagerState, seat: Seat) -> dict[str, Any]:
         "eliminated": [s for s, e in enumerate(state.eliminated_in) if e is not None],
         "last_deal": state.last_deal.to_json() if state.last_deal else None,
     }
-    if rules.deck == 32:
-        view["card_names"] = dict(MARIASH_NAMES)
+    # The Czech names of the 32-card deck are static: clients read them once
+    # from the game catalogue (rules.alager.MARIASH_NAMES), not from every view.
     return view

@@ -2,6 +2,7 @@
 
 import json
 
+from rules.alager import MARIASH_NAMES
 from rules.cards import deck52
 from tests.rules.alager.helpers import GAME, Match
 
@@ -95,11 +96,11 @@ def test_the_final_round_is_public():
     assert view["final_queue"] == [1, 2] and view["konec_allowed"] is False
 
 
-def test_deck32_views_carry_the_mariash_names():
+def test_views_leave_the_static_mariash_names_to_the_catalogue():
     m = Match(3, {"deck": 32}, seed=1)
-    names = m.view(0)["card_names"]
-    assert names["AH"] == "srdcové eso" and len(names) == 32
+    assert "card_names" not in m.view(0)
     assert "card_names" not in _fresh().view(0)
+    assert MARIASH_NAMES["AH"] == "srdcové eso" and len(MARIASH_NAMES) == 32
 
 
 def test_redaction_hides_other_hands_the_drawn_card_and_the_secrets():
