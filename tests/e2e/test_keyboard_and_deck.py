@@ -78,6 +78,8 @@ def test_four_colour_deck_recolours_clubs_and_diamonds(player: Any) -> None:
             assert page.evaluate(colour, suit) == expected[suit]
     page.reload()
     assert page.is_checked("#four-colour")  # remembered
+    # After a reload the hand is drawn when the table's first frame arrives.
+    page.locator(".hand svg[data-card]").first.wait_for()
     page.uncheck("#four-colour")
     if "D" in hand_suits:
         assert page.evaluate(colour, "D") == "rgb(200, 16, 46)"
