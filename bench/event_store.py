@@ -472,7 +472,7 @@ def service_job(match: Match, count: int, notify: bool = True) -> Callable[[], i
         if not notify:  # only in this child process
             from games import realtime
 
-            realtime.table_changed = lambda table_id, seq, **kw: None  # type: ignore[assignment]
+            realtime.table_changed = lambda table_id, seq, *, seats=False: None  # type: ignore[assignment]
         for _ in range(count):
             match.play()
         return count
