@@ -62,7 +62,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Before anything reads the body: 413 for one declared over the limit.
     "config.limits.BodyLimitMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # WhiteNoise, made async-capable (config/static.py).
+    "config.static.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -170,7 +171,7 @@ if REDIS_URL:
     # Shared by every process, so throttling counts one client once.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.SharedPoolRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "cardroom",
         }

@@ -88,7 +88,7 @@ def test_local_with_urls_uses_postgres_and_redis(tmp_path: Path) -> None:
     assert not var_dir.exists()
     assert loaded["channel_layer"] == "channels_redis.core.RedisChannelLayer"
     assert loaded["channel_hosts"] == [REDIS_URL]
-    assert loaded["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert loaded["cache"] == "config.cache.SharedPoolRedisCache"
     assert loaded["celery_broker"] == REDIS_URL
     assert loaded["celery_eager"] is False
 
