@@ -2,17 +2,22 @@
 
 A thin async consumer: it validates each client message, calls one service or
 read through ``database_sync_to_async`` and sends the answer. It never builds
-game data itself and never trusts the group: a ``table.changed`` message
-carries only a seq, and the consumer reads the events after the last seq it
-delivered from the event store, redacted for its own seat
+game data itself. Each connection joins two groups: the table's shared group
+(presence, and ``table.changed`` when the seats changed: no game data) and
+its audience's own group (``realtime.audience_group``: its seat's, or the
+spectators'), where the process that committed a move pushes the frame built
+for that audience. A pushed frame that continues from the last seq this
+connection delivered is forwarded as it is; on a gap, a frame meant for
+another holder of the seat, or a ``table.changed``, the connection reads what
+it lacks from the event store, redacted for its own seat
 (``games.frames.frame_state``). Channels hands a consumer one message at a
 time, so ``last_seq`` moves forward only: every event reaches a connection
-exactly once and in order, however notifications, moves and resyncs
-interleave.
+exactly once and in order, however pushes, moves and resyncs interleave.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 from urllib.parse import parse_qs
@@ -56,6 +61,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     last_seq: int | None
     joined: bool = False
     registered: bool = False  # counted for presence (a seated person)
+    audience: str | None = None  # the audience group joined
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Run the consumer; if the channel layer fails under it, close the
@@ -65,6 +71,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await super().__call__(scope, receive, send)
         except realtime.LAYER_ERRORS as exc:
             realtime.layer_failed("a table socket's feed", exc)
+            with contextlib.suppress(*realtime.LAYER_ERRORS):
+                await self._groups_leave()
             if self.registered:
                 await _db(presence.connection_close)(
                     table_id=self.table_id, channel_name=self.channel_name
@@ -108,6 +116,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             return
         self.seat = opened.seat
         self.registered = opened.seat is not None
+        # The audience group before the first read, as for the table's group.
+        await self._audience_join(opened.seat)
         await self._catch_up(after=_after_param(self.scope), always=True)
         seats = await _db(frames.presence_list)(table_id=self.table_id)
         await self.send_json({"type": "presence", "seats": seats})
@@ -115,9 +125,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def disconnect(self, code: int) -> None:
         if not self.joined:
             return
-        await self.channel_layer.group_discard(
-            realtime.table_group(self.table_id), self.channel_name
-        )
+        await self._groups_leave()
         if self.registered:
             await _db(presence.connection_close)(
                 table_id=self.table_id, channel_name=self.channel_name
@@ -180,8 +188,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         except rules.RulesError as exc:
             await self._error(exc.code, str(exc), command_id)
             return
-        # Our own move: deliver it now rather than after the group's echo.
-        await self._catch_up(after=self.last_seq)
+        # Our own move: deliver it now rather than after the group's echo
+        # (which is then dropped): the frame this process just pushed, else
+        # a read.
+        pushed = realtime.recent_frame(self.table_id, self.seat)
+        if pushed is None or not await self._forward(
+            pushed.after, pushed.holder, pushed.frame
+        ):
+            await self._catch_up(after=self.last_seq)
 
     # --- group -> server ---------------------------------------------------
 
@@ -197,6 +211,36 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self._catch_up(after=self.last_seq, always=True)
         elif self.last_seq is None or message["seq"] > self.last_seq:
             await self._catch_up(after=self.last_seq)
+
+    async def table_frame(self, message: dict[str, Any]) -> None:
+        """A frame pushed to this connection's audience: forward it if it
+        continues from ``last_seq``, drop it if already delivered, else read
+        what is missing."""
+        if not await self._forward(message["after"], message["user"], message["frame"]):
+            await self._catch_up(after=self.last_seq)
+
+    async def _forward(self, after: int, holder: int | None, frame: Any) -> bool:
+        """Send a pushed ``frame`` if it is this connection's next one.
+
+        True when it was sent or was already delivered; False when this
+        connection must read instead: a gap, or a seat's frame meant for
+        another holder (the seat changed hands: the read finds our own).
+        """
+        if self.last_seq is not None and frame["seq"] <= self.last_seq:
+            return True  # delivered already (our own move's echo, a late push)
+        if after != self.last_seq or frame["seat"] != self.seat:
+            return False
+        if frame["seat"] is not None and (self.user is None or holder != self.user.pk):
+            return False
+        self.last_seq = frame["seq"]
+        await self.send_json(frame)
+        return True
+
+    async def layer_failed(self, message: dict[str, Any]) -> None:
+        """The channel layer lost Redis (``config.channel_layer``): this socket
+        hears nothing more, so it closes with ``CLOSE_FEED_LOST`` (see
+        ``__call__``) and its client reconnects and resyncs."""
+        raise ConnectionError(message.get("error", "the channel layer lost Redis"))
 
     async def presence_changed(self, message: dict[str, Any]) -> None:
         await self.send_json({"type": "presence", "seats": message["seats"]})
@@ -216,6 +260,32 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.seat = frame["seat"]
         self.last_seq = frame["seq"]
         await self.send_json(frame)
+        if realtime.audience_group(self.table_id, self.seat) != self.audience:
+            # The seat changed (a bot took it over, a seat was taken): move to
+            # the new audience, then read what was pushed there before we
+            # joined.
+            await self._audience_join(self.seat)
+            await self._catch_up(after=self.last_seq)
+
+    async def _groups_leave(self) -> None:
+        if self.joined:
+            self.joined = False
+            await self.channel_layer.group_discard(
+                realtime.table_group(self.table_id), self.channel_name
+            )
+        if self.audience is not None:
+            audience, self.audience = self.audience, None
+            await self.channel_layer.group_discard(audience, self.channel_name)
+
+    async def _audience_join(self, seat: int | None) -> None:
+        """Receive the frames pushed to ``seat``'s audience (None: spectators)."""
+        group = realtime.audience_group(self.table_id, seat)
+        if group == self.audience:
+            return
+        if self.audience is not None:
+            await self.channel_layer.group_discard(self.audience, self.channel_name)
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.audience = group
 
     async def _error(self, code: str, message: str, command_id: Any = None) -> None:
         frame = {"type": "error", "code": code, "message": message}

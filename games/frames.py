@@ -12,6 +12,7 @@ The protocol is described in ``docs/live-protocol.md``.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -22,9 +23,9 @@ from django.utils import timezone
 
 import rules
 from games import event_store
+from games.clock import turn_deadline
 from games.errors import NotFound
 from games.models import Seat, SeatConnection, Table, TableStatus
-from games.services.followups import turn_deadline
 from games.state_cache import state_get, state_put
 
 #: A connection whose client has not pinged for this long no longer counts as
@@ -48,7 +49,7 @@ class _Row:
 
     @property
     def deadline(self) -> Any:
-        return turn_deadline(self)  # type: ignore[arg-type]
+        return turn_deadline(self)
 
 
 # One round trip on PostgreSQL: the table, the requester's seat, and the
@@ -173,45 +174,143 @@ def frame_state(
         )
         game = rules.get_game(row.game)
         if row.seq == 0:  # a lobby table: nothing dealt yet
-            return _frame(row, full, None, [], [])
+            return _frame(
+                row.seq, row.status, row.seat, full, None, [], [], row.deadline
+            )
         state = _state(game, table_id, row)
         if state is not None:
             break  # else a move landed between the two reads: read again
-    seat = row.seat
+    items = row.events if not full and row.events else []
+    return _frame_for(
+        game,
+        state,
+        row.seat,
+        seq=row.seq,
+        status=row.status,
+        full=full,
+        deadline=row.deadline,
+        items=items,
+    )
+
+
+def _frame_for(
+    game: rules.Game[Any],
+    state: Any,
+    seat: int | None,
+    *,
+    seq: int,
+    status: str,
+    full: bool,
+    deadline: Any,
+    items: Sequence[tuple[int, rules.Event, int | None]],
+) -> dict[str, Any]:
+    """The ``state`` frame of ``seat`` (None: a spectator) at ``state``.
+
+    ``items`` are the ``(seq, event, acting seat)`` the frame carries; they
+    are redacted for ``seat`` until the match has ended. The one place a
+    frame is shaped, for reads (``frame_state``) and pushes
+    (``frames_after_move``) alike.
+    """
     legal = game.legal_actions(state, seat) if seat in game.to_act(state) else []
-    events: list[dict[str, Any]] = []
-    if not full and row.events:
-        public = row.status == TableStatus.FINISHED
-        events = [
-            {
-                "seq": seq,
-                **(event if public else game.redact(event, seat)).to_json(),
-                "seat": at_seat,
-            }
-            for seq, event, at_seat in row.events
-        ]
-    return _frame(row, full, game.view(state, seat), legal, events)
+    public = status == TableStatus.FINISHED
+    events = [
+        {
+            "seq": at,
+            **(event if public else game.redact(event, seat)).to_json(),
+            "seat": at_seat,
+        }
+        for at, event, at_seat in items
+    ]
+    return _frame(
+        seq, status, seat, full, game.view(state, seat), legal, events, deadline
+    )
 
 
 def _frame(
-    row: _Row,
+    seq: int,
+    status: str,
+    seat: int | None,
     full: bool,
     view: dict[str, Any] | None,
     legal: list[dict[str, Any]],
     events: list[dict[str, Any]],
+    deadline: Any,
 ) -> dict[str, Any]:
-    deadline = row.deadline
     return {
         "type": "state",
-        "seq": row.seq,
-        "status": row.status,
-        "seat": row.seat,
+        "seq": seq,
+        "status": status,
+        "seat": seat,
         "full": full,
         "view": view,
         "legal_actions": legal,
         "deadline": deadline.isoformat() if deadline else None,
         "events": events,
     }
+
+
+@dataclass(frozen=True)
+class Pushed:
+    """A frame built where a change committed, for one audience of the table.
+
+    ``seat``: the seat whose person the frame is for (None: spectators);
+    ``holder``: that person's user id (None for spectators), so a connection
+    can tell a frame meant for whoever holds the seat now from its own;
+    ``after``: the seq the frame continues from.
+    """
+
+    seat: int | None
+    holder: int | None
+    after: int
+    frame: dict[str, Any]
+
+
+def frames_after_move(
+    *,
+    table: Table,
+    game: rules.Game[Any],
+    state: Any,
+    seats: Iterable[Seat],
+    events: Sequence[rules.Event],
+    acting_seat: int | None,
+) -> list[Pushed]:
+    """The frames that bring every audience of ``table`` past ``events``.
+
+    ``table`` and ``state`` are as the change left them (``table.seq`` is the
+    last of ``events``); one frame per seat a person holds (a bot's seat has
+    no audience) and one for spectators, each exactly the frame
+    ``frame_state`` would read for that audience from the seq before
+    ``events`` (``tests/games/test_frames.py`` holds them to that), so a
+    connection that is up to date can forward it without reading anything.
+    """
+    after = table.seq - len(events)
+    items = [
+        (after + offset, event, acting_seat)
+        for offset, event in enumerate(events, start=1)
+    ]
+    deadline = turn_deadline(table)
+    audiences: list[tuple[int | None, int | None]] = [
+        (seat.index, seat.user_id) for seat in seats if seat.bot_level is None
+    ]
+    audiences.append((None, None))
+    return [
+        Pushed(
+            seat=seat,
+            holder=holder,
+            after=after,
+            frame=_frame_for(
+                game,
+                state,
+                seat,
+                seq=table.seq,
+                status=table.status,
+                full=False,
+                deadline=deadline,
+                items=items,
+            ),
+        )
+        for seat, holder in audiences
+    ]
 
 
 def presence_list(*, table_id: int) -> list[dict[str, Any]]:

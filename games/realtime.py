@@ -1,11 +1,20 @@
 """The only code that talks to the channel layer (docs/live-protocol.md).
 
-Services call :func:`table_changed` on commit; it tells every WebSocket
-consumer watching the table that its log now ends at ``seq``. That message
-carries no game data at all: each consumer reads the new events from the
-event store and redacts them for its own seat, so nothing private ever travels
-through a shared group. :func:`presence_changed` sends who is connected and
-who is away, which every seat may know.
+A move is pushed, not announced: on commit, the process that stored it builds
+each audience's ``state`` frame (``games.frames.frames_after_move``: one per
+seat a person holds, one for spectators) and sends it to that audience's own
+group, ``table-<id>-seat-<n>`` or ``table-<id>-watch``. Only the connections
+of the person holding that seat join a seat's group, so a frame never reaches
+another seat: nothing private travels through a group two seats share.
+Connections forward a frame that continues from the last seq they delivered
+and read the store only when they find a gap (``games.consumers``).
+:func:`frames_push` also keeps the frames in this process for a moment, so the
+socket that made the move answers its own person without a round trip
+(:func:`recent_frame`).
+
+The table's shared group, ``table-<id>``, carries only what every seat may
+know: :func:`table_changed` (the log or the seats changed, with no game data:
+each connection reads and redacts for itself) and :func:`presence_changed`.
 
 Publishing never blocks the caller and never builds an event loop per
 message. In a server process the messages go out on the server's own loop
@@ -24,19 +33,27 @@ import contextlib
 import logging
 import os
 import threading
-from collections.abc import Awaitable, Callable
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Future
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from channels.layers import get_channel_layer
 from redis.exceptions import RedisError
 
+if TYPE_CHECKING:
+    from games.frames import Pushed
+
 logger = logging.getLogger(__name__)
 
 #: The ``type`` of the group messages; consumers handle them as
-#: ``table_changed`` and ``presence_changed``.
+#: ``table_changed``, ``table_frame`` and ``presence_changed``.
 TABLE_CHANGED = "table.changed"
+TABLE_FRAME = "table.frame"
 PRESENCE_CHANGED = "presence.changed"
+
+#: How many tables' last pushed frames one process keeps (``recent_frame``).
+RECENT_TABLES = 1024
 
 #: Seconds one publish may take before it counts as failed.
 PUBLISH_TIMEOUT = 5.0
@@ -52,6 +69,64 @@ LAYER_ERRORS: tuple[type[BaseException], ...] = (
 def table_group(table_id: int) -> str:
     """The channel-layer group of everyone watching table ``table_id``."""
     return f"table-{table_id}"
+
+
+def audience_group(table_id: int, seat: int | None) -> str:
+    """The group of the connections that see table ``table_id`` from ``seat``
+    (None: spectators). Only the person holding a seat joins its group."""
+    if seat is None:
+        return f"table-{table_id}-watch"
+    return f"table-{table_id}-seat-{seat}"
+
+
+def frames_push(table_id: int, pushed: Sequence[Pushed]) -> None:
+    """Send each audience its own frame of a committed change (on commit).
+
+    Every frame goes to its audience's group only (``audience_group``), as
+    ``{"type": "table.frame", "after", "user", "frame"}``; ``user`` is the
+    seat's holder, so a connection can refuse a frame meant for someone else.
+    """
+    if not pushed:
+        return
+    with _recent_lock:
+        _recent[table_id] = {item.seat: item for item in pushed}
+        _recent.move_to_end(table_id)
+        while len(_recent) > RECENT_TABLES:
+            _recent.popitem(last=False)
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    messages = [
+        (
+            audience_group(table_id, item.seat),
+            {
+                "type": TABLE_FRAME,
+                "after": item.after,
+                "user": item.holder,
+                "frame": item.frame,
+            },
+        )
+        for item in pushed
+    ]
+    label = f"{TABLE_FRAME} to table {table_id}"
+
+    async def send_all() -> None:
+        many = getattr(layer, "group_send_many", None)
+        if many is not None:  # config.channel_layer: one round trip
+            await many(messages)
+        else:
+            await asyncio.gather(*(layer.group_send(g, m) for g, m in messages))
+
+    future = _submit(send_all)
+    _pending.add(future)
+    future.add_done_callback(lambda done: _report(done, label))
+
+
+def recent_frame(table_id: int, seat: int | None) -> Pushed | None:
+    """The last frame this process pushed to ``seat`` of the table, if any."""
+    with _recent_lock:
+        frames = _recent.get(table_id)
+        return None if frames is None else frames.get(seat)
 
 
 def table_changed(table_id: int, seq: int, *, seats: bool = False) -> None:
@@ -78,6 +153,8 @@ _own_loop: tuple[int, asyncio.AbstractEventLoop] | None = None
 _own_lock = threading.Lock()
 _pending: set[Future[None]] = set()
 _failing = False
+_recent: OrderedDict[int, dict[int | None, Pushed]] = OrderedDict()
+_recent_lock = threading.Lock()
 
 
 def loop_register(loop: asyncio.AbstractEventLoop) -> None:
@@ -112,7 +189,8 @@ def _publish(group: str, message: dict[str, Any]) -> None:
         return
     future = _submit(lambda: layer.group_send(group, message))
     _pending.add(future)
-    future.add_done_callback(lambda done: _report(done, group, message))
+    label = f"{message['type']} to {group}"
+    future.add_done_callback(lambda done: _report(done, label))
 
 
 def _submit(make: Callable[[], Awaitable[None]]) -> Future[None]:
@@ -139,12 +217,12 @@ def layer_failed(what: str, error: BaseException) -> None:
         )
 
 
-def _report(done: Future[None], group: str, message: dict[str, Any]) -> None:
+def _report(done: Future[None], label: str) -> None:
     global _failing
     _pending.discard(done)
     error = None if done.cancelled() else done.exception()
     if error is not None:
-        layer_failed(f"{message['type']} to {group}", error)
+        layer_failed(label, error)
     elif _failing:
         _failing = False
         logger.warning("Live notifications work again.")

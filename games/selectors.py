@@ -15,9 +15,9 @@ from django.db.models import Q, QuerySet
 import rules
 from accounts.models import User
 from games import event_store
+from games.clock import turn_deadline
 from games.errors import Conflict, NotFound
 from games.models import Seat, Table, TableStatus
-from games.services.followups import turn_deadline
 
 REVEALED = (TableStatus.FINISHED,)
 

@@ -67,7 +67,14 @@ def move_apply(
         seat=seat,
         command=command,
     )
-    followups_schedule(table=table, game=game, state=state, seats=seats)
+    followups_schedule(
+        table=table,
+        game=game,
+        state=state,
+        seats=seats,
+        events=events,
+        acting_seat=seat,
+    )
     return response
 
 

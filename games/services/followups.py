@@ -1,8 +1,9 @@
 """What happens after a change to a table commits: notify, then the next turn.
 
 Every write service ends with :func:`followups_schedule`. On commit (never for
-a rolled-back change) it tells live play the table moved
-(``realtime.table_changed``), announces a finished match
+a rolled-back change) it pushes each audience its frame of the new events
+(``realtime.frames_push``; ``realtime.table_changed`` when only the seats
+changed), announces a finished match
 (``signals.table_finished``), and schedules the next turn's job:
 
 * a **bot turn** (``bot_turn_play``) when a bot seat may act, ``BOT_MOVE_DELAY``
@@ -19,16 +20,18 @@ other service, so services can import it without cycles.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from datetime import datetime, timedelta
+import logging
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 
 import rules
-from games import realtime, scheduler, signals
+from games import frames, realtime, scheduler, signals
 from games.models import Seat, Table, TableStatus
+
+logger = logging.getLogger(__name__)
 
 #: The job (and Celery task) names.
 BOT_TURN_JOB = "games.tasks.bot_turn_play"
@@ -61,17 +64,6 @@ def turn_timer_due(table: Table, seats: Iterable[Seat], to_act: Iterable[int]) -
     return any(seat.index in acting and not seat_bot_level(seat) for seat in seats)
 
 
-def turn_deadline(table: Table) -> datetime | None:
-    """When the current move's time runs out (timed tables in play).
-
-    A move's clock starts when the previous move was stored: every move writes
-    the table's ``updated_at`` with its events.
-    """
-    if not table.time_control or table.status != TableStatus.PLAYING:
-        return None
-    return table.updated_at + timedelta(seconds=table.time_control)
-
-
 def followups_schedule(
     *,
     table: Table,
@@ -79,26 +71,36 @@ def followups_schedule(
     state: Any = None,
     seats: Iterable[Seat] = (),
     seats_changed: bool = False,
+    events: Sequence[rules.Event] = (),
+    acting_seat: int | None = None,
 ) -> None:
-    """On commit: notify live play, then schedule the next turn or announce
-    the end.
+    """On commit: push the change to live play, then schedule the next turn
+    or announce the end.
 
     ``game``, ``state`` and ``seats`` describe the table after the change (the
     caller holds the table row); without a state (lobby changes) only the
-    notification is sent. ``seats_changed``: who sits where changed, not the
-    log (lobby changes always are).
+    notification is sent. ``events`` are the events the change appended (by
+    ``acting_seat``): their frames are built and pushed to every audience
+    (``realtime.frames_push``). ``seats_changed``: who sits where changed
+    (lobby changes always are), so every connection reads its frame afresh.
     """
     table_id, seq = table.pk, table.seq
-    refresh = seats_changed or state is None
-    transaction.on_commit(
-        lambda: realtime.table_changed(table_id, seq, seats=refresh), robust=True
-    )
+    seats = list(seats)
+    if events and game is not None and state is not None and not seats_changed:
+        transaction.on_commit(
+            lambda: _frames_push(table, game, state, seats, events, acting_seat),
+            robust=True,
+        )
+    else:
+        refresh = seats_changed or state is None
+        transaction.on_commit(
+            lambda: realtime.table_changed(table_id, seq, seats=refresh), robust=True
+        )
     if table.status == TableStatus.FINISHED:
         transaction.on_commit(lambda: _table_finished_send(table_id), robust=True)
         return
     if table.status != TableStatus.PLAYING or game is None or state is None:
         return
-    seats = list(seats)
     to_act = game.to_act(state)
     if bot_turn_due(seats, to_act):
         transaction.on_commit(lambda: bot_turn_schedule(table_id, seq), robust=True)
@@ -119,6 +121,36 @@ def bot_turn_schedule(table_id: int, seq: int, delay: float | None = None) -> No
 def turn_timer_schedule(table_id: int, seq: int, delay: float) -> None:
     """Schedule the turn timer of the move expected at ``seq``."""
     scheduler.job_schedule(TURN_TIMER_JOB, table_id, seq, delay=delay)
+
+
+def _frames_push(
+    table: Table,
+    game: rules.Game[Any],
+    state: Any,
+    seats: list[Seat],
+    events: Sequence[rules.Event],
+    acting_seat: int | None,
+) -> None:
+    """Build every audience's frame of the committed events and push them.
+
+    Built after the commit, so the table row is not held while it runs. If
+    building fails (a rules bug), the table is announced instead and every
+    connection reads its own frame: slower, never lost.
+    """
+    try:
+        pushed = frames.frames_after_move(
+            table=table,
+            game=game,
+            state=state,
+            seats=seats,
+            events=events,
+            acting_seat=acting_seat,
+        )
+    except Exception:
+        logger.exception("Building the frames of table %s failed", table.pk)
+        realtime.table_changed(table.pk, table.seq)
+        return
+    realtime.frames_push(table.pk, pushed)
 
 
 def _table_finished_send(table_id: int) -> None:

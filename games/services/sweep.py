@@ -17,11 +17,11 @@ from django.db.models import F
 from django.utils import timezone
 
 import rules
+from games.clock import turn_deadline
 from games.models import Table, TableStatus
 from games.services.followups import (
     bot_turn_due,
     bot_turn_schedule,
-    turn_deadline,
     turn_timer_due,
     turn_timer_schedule,
 )

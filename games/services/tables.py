@@ -256,5 +256,5 @@ def table_start(*, table_id: int, user: User, seed: str | None = None) -> Table:
         seat=None,
         also_save=("seed", "seed_sha256", "status", "started_at", "rated"),
     )
-    followups_schedule(table=table, game=game, state=state, seats=seats)
+    followups_schedule(table=table, game=game, state=state, seats=seats, events=events)
     return table

@@ -2,7 +2,7 @@
 
 A table created with ``time_control`` (seconds per move) gives every person
 that long for each move, from the moment the previous move was stored
-(``followups.turn_deadline``; the view and every frame show the deadline).
+(``games.clock.turn_deadline``; the view and every frame show the deadline).
 When the time is up, the ``turn_timer_expire`` job, carrying the seq it was
 scheduled for, plays the seat's safe default: ``pass`` where the rules allow
 it, else the move the ``basic`` bot would make. It records a ``SeatTimeout``
@@ -21,6 +21,7 @@ from django.utils import timezone
 
 import rules
 from games import event_store
+from games.clock import turn_deadline
 from games.errors import NotFound
 from games.models import Seat, SeatTimeout, Table, TableStatus
 from games.services.actions import move_apply
@@ -28,7 +29,6 @@ from games.services.bots import bot_turn_choose
 from games.services.followups import (
     STAND_IN_LEVEL,
     seat_bot_level,
-    turn_deadline,
     turn_timer_schedule,
 )
 from games.services.locking import table_lock_seats

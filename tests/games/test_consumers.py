@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 import rules
@@ -339,5 +340,123 @@ def test_a_seat_given_to_a_bot_watches_as_a_spectator_from_then_on() -> None:
     assert Seat.objects.get(table=table, index=0).bot_level == "basic"
 
 
-def test_the_group_message_carries_only_the_seq() -> None:
-    assert realtime.TABLE_CHANGED == "table.changed"
+def test_a_frame_pushed_for_another_holder_of_the_seat_is_not_forwarded() -> None:
+    """A seat's group is for whoever holds the seat: a frame whose holder is not
+    this connection's person is never sent on; the connection reads instead."""
+    table, people = two_people()
+    stranger = UserFactory()
+
+    async def go() -> None:
+        async with Socket(table.pk, people[0]) as ada:
+            first = await ada.next("state")
+            layer = get_channel_layer()
+            await layer.group_send(
+                realtime.audience_group(table.pk, 0),
+                {
+                    "type": realtime.TABLE_FRAME,
+                    "after": first["seq"],
+                    "user": stranger.pk,
+                    "frame": {**first, "seq": first["seq"] + 1, "view": "secret"},
+                },
+            )
+            # It reads instead: nothing new there, so no state frame at all.
+            assert await ada.states_within(0.5) == []
+
+    run(go)
+
+
+def test_a_missed_push_is_read_from_the_store_on_the_next_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A push lost on the way (here: never sent) leaves a gap that the next
+    push reveals; the connection then reads both moves in one frame."""
+    table, people = two_people()
+    users = seat_users(table)
+    push = realtime.frames_push
+    sent: list[int] = []
+
+    def lose_the_first(table_id: int, items: Any) -> None:
+        sent.append(table_id)
+        if len(sent) > 1:
+            push(table_id, items)
+
+    monkeypatch.setattr(realtime, "frames_push", lose_the_first)
+
+    async def go() -> None:
+        async with Socket(table.pk, people[0]) as ada:
+            first = await ada.next("state")
+            for _ in range(2):
+                state = GAME.load_state(
+                    (await database_sync_to_async(Table.objects.get)(pk=table.pk)).state
+                )
+                seat = GAME.to_act(state)[0]
+                await database_sync_to_async(action_submit)(
+                    table_id=table.pk,
+                    user=users[seat],
+                    action=GAME.legal_actions(state, seat)[0],
+                )
+            frame = await ada.next("state")
+            end = await database_sync_to_async(Table.objects.get)(pk=table.pk)
+            assert [e["seq"] for e in frame["events"]] == list(
+                range(first["seq"] + 1, end.seq + 1)
+            )
+            assert await ada.states_within(0.5) == []
+
+    run(go)
+
+
+def test_only_the_seats_own_group_carries_its_cards() -> None:
+    """What goes through each group during a match: the table's shared group
+    gets no view and no event; a seat's group only frames of that seat for
+    its holder; the spectators' group only spectator frames."""
+    table, people = two_people()
+    users = seat_users(table)
+    layer = get_channel_layer()
+    groups = {
+        "table": realtime.table_group(table.pk),
+        0: realtime.audience_group(table.pk, 0),
+        1: realtime.audience_group(table.pk, 1),
+        None: realtime.audience_group(table.pk, None),
+    }
+
+    async def go() -> dict[Any, list[dict[str, Any]]]:
+        channels = {}
+        for key, group in groups.items():
+            channels[key] = await layer.new_channel()
+            await layer.group_add(group, channels[key])
+        rng = random.Random(3)
+        for _ in range(6):
+            fresh = await database_sync_to_async(Table.objects.get)(pk=table.pk)
+            state = GAME.load_state(fresh.state)
+            seat = GAME.to_act(state)[0]
+            await database_sync_to_async(action_submit)(
+                table_id=table.pk,
+                user=users[seat],
+                action=rng.choice(GAME.legal_actions(state, seat)),
+            )
+        await database_sync_to_async(realtime.flush)()
+        got: dict[Any, list[dict[str, Any]]] = {key: [] for key in groups}
+        for key, channel in channels.items():
+            while True:
+                try:
+                    got[key].append(await asyncio.wait_for(layer.receive(channel), 0.3))
+                except TimeoutError:
+                    break
+            await layer.group_discard(groups[key], channel)
+        return got
+
+    got: dict[Any, list[dict[str, Any]]] = {}
+
+    async def collect() -> None:
+        got.update(await go())
+
+    run(collect)
+    for message in got["table"]:
+        assert set(message) <= {"type", "seq", "seats"}
+    for key in (0, 1, None):
+        assert len(got[key]) == 6
+        for message in got[key]:
+            assert message["type"] == realtime.TABLE_FRAME
+            assert message["frame"]["seat"] == key
+            assert message["user"] == (users[key].pk if key is not None else None)
+    assert people  # tokens unused: the groups are listened to directly

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import rules
-from games import event_store, frames
+from games import event_store, frames, realtime, services
 from games.models import Table
 from games.services import action_submit
 from tests.accounts.factories import UserFactory
@@ -78,3 +78,52 @@ def test_a_seats_frames_do_not_depend_on_cards_it_has_not_seen(
     final = frames.frame_state(table_id=table.pk, user_id=None, after=0)
     assert final is not None and final["status"] == "finished"
     assert table.seed in json.dumps(final)  # the log is public once the match ends
+
+
+@pytest.mark.parametrize(("game_name", "players", "options"), CASES)
+def test_pushed_frames_are_the_frames_each_audience_would_read(
+    game_name: str,
+    players: int,
+    options: dict[str, Any],
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """What a committing process pushes to a seat (or the spectators) is exactly
+    ``frame_state`` for that audience from the seq before the move, so the
+    reshuffle property above covers pushed frames too; a bot's seat gets none.
+    """
+    game = rules.get_game(game_name)
+    seating: list[Any] = [UserFactory() for _ in range(players - 1)] + ["random"]
+    table = table_started(game=game_name, seating=seating, options=options)
+    people = seat_users(table)
+    pushed: list[list[frames.Pushed]] = []
+    monkeypatch.setattr(
+        realtime, "frames_push", lambda table_id, items: pushed.append(list(items))
+    )
+    monkeypatch.setattr(services.followups, "bot_turn_schedule", lambda *a: None)
+    play = random.Random(game_name)
+    while True:
+        table.refresh_from_db()
+        if table.status != "playing":
+            break
+        state = game.load_state(table.state)
+        seat = play.choice(game.to_act(state))
+        before = table.seq
+        with django_capture_on_commit_callbacks(execute=True):
+            if seat in people:
+                action = play.choice(game.legal_actions(state, seat))
+                action_submit(table_id=table.pk, user=people[seat], action=action)
+            else:
+                services.bot_turn_play(table_id=table.pk, seq=before)
+        items = pushed.pop()
+        assert {item.seat for item in items} == {*people, None}
+        for item in items:
+            assert item.after == before
+            assert item.holder == (
+                people[item.seat].pk if item.seat in people else None
+            )
+            user_id = item.holder
+            assert item.frame == frames.frame_state(
+                table_id=table.pk, user_id=user_id, after=before
+            )
+    assert item.frame["status"] == "finished"

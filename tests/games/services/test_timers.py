@@ -9,6 +9,7 @@ from django.utils import timezone
 
 import rules
 from games import scheduler
+from games.clock import turn_deadline
 from games.errors import BadRequest
 from games.models import GameEvent, Seat, SeatTimeout, Table
 from games.services import (
@@ -17,7 +18,6 @@ from games.services import (
     table_create,
     turn_timer_expire,
 )
-from games.services.followups import turn_deadline
 from tests.accounts.factories import UserFactory
 from tests.games.tables import raises_table_error, seat_users, table_started
 
