@@ -294,12 +294,13 @@ class Bench:
     # --- floor ------------------------------------------------------------------
 
     async def floor(self, groups: int, messages: int, rate: float) -> dict[str, Any]:
-        from channels_redis.core import RedisChannelLayer
         from websockets.asyncio.client import connect
 
-        layer = RedisChannelLayer(
-            hosts=[self.redis_url], prefix="cardroom-asgi", capacity=200, expiry=60
-        )
+        from config.channel_layer import LocalFirstPubSubLayer
+
+        # The server's own channel layer (config/settings/base.py), publishing
+        # from this process as a Celery worker or a second server would.
+        layer = LocalFirstPubSubLayer(hosts=[self.redis_url], prefix="cardroom-asgi")
         ws_base = self.base.replace("http", "ws", 1)
         delays: list[float] = []
         received: dict[tuple[int, int], list[int]] = defaultdict(list)

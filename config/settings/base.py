@@ -153,22 +153,20 @@ CHANNEL_LAYER_URL = env.str("CHANNEL_LAYER_URL", default=REDIS_URL)
 CHANNEL_LAYERS: dict[str, dict[str, Any]]
 CACHES: dict[str, dict[str, Any]]
 if REDIS_URL:
-    # RedisChannelLayer (not the pub/sub layer): messages wait in per-channel
-    # lists with a capacity and an expiry, so a consumer that is briefly busy
-    # still receives them, and group membership survives a lost connection.
-    # It is the pair verified under load with redis-py 5 (docs/architecture.md §6).
+    # Redis pub/sub with local delivery first (config/channel_layer.py): one
+    # subscription per group per process, so Redis work per message does not
+    # grow with the sockets. Lost messages (a process away from Redis) are
+    # caught by the consumers' seq checks (docs/live-protocol.md). Verified
+    # under load with redis-py 5 (docs/architecture.md §6).
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "config.channel_layer.LocalFirstPubSubLayer",
             "CONFIG": {
                 "hosts": [CHANNEL_LAYER_URL],
                 "prefix": "cardroom-asgi",
-                "capacity": env.int("CHANNEL_CAPACITY", default=200),
-                "expiry": 60,
             },
         }
     }
-    # Shared by every process, so throttling counts one client once.
     CACHES = {
         "default": {
             "BACKEND": "config.cache.SharedPoolRedisCache",

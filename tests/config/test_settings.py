@@ -86,7 +86,7 @@ def test_local_with_urls_uses_postgres_and_redis(tmp_path: Path) -> None:
     assert loaded["db_name"] == "cardroom"
     assert (loaded["db_host"], loaded["db_port"]) == ("127.0.0.1", "5432")
     assert not var_dir.exists()
-    assert loaded["channel_layer"] == "channels_redis.core.RedisChannelLayer"
+    assert loaded["channel_layer"] == "config.channel_layer.LocalFirstPubSubLayer"
     assert loaded["channel_hosts"] == [REDIS_URL]
     assert loaded["cache"] == "config.cache.SharedPoolRedisCache"
     assert loaded["celery_broker"] == REDIS_URL
@@ -228,7 +228,7 @@ def test_test_settings_default_to_the_local_services() -> None:
     )
     assert loaded["db_name"] == "cardroom"
     assert loaded["redis_url"] == "redis://127.0.0.1:6379/15"
-    assert loaded["channel_layer"] == "channels_redis.core.RedisChannelLayer"
+    assert loaded["channel_layer"] == "config.channel_layer.LocalFirstPubSubLayer"
     assert loaded["hashers"] == ["django.contrib.auth.hashers.MD5PasswordHasher"]
     assert loaded["celery_eager"] is True
     # Parallel workers and other checkouts keep their databases and keys apart.

@@ -1,9 +1,9 @@
 """``games.realtime``: the one place that talks to the channel layer."""
 
+import asyncio
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from games import realtime
@@ -15,16 +15,18 @@ def test_each_table_has_its_group() -> None:
 
 def test_table_changed_reaches_the_tables_group() -> None:
     layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)("table-7", channel)
-    try:
-        realtime.table_changed(7, 12)
-        realtime.flush()
-        message = async_to_sync(layer.receive)(channel)
-    finally:
-        async_to_sync(layer.group_discard)("table-7", channel)
 
-    assert message == {"type": "table.changed", "seq": 12}
+    async def go() -> Any:
+        channel = await layer.new_channel()
+        await layer.group_add("table-7", channel)
+        try:
+            # Published from this process's background loop, received here.
+            realtime.table_changed(7, 12)
+            return await asyncio.wait_for(layer.receive(channel), 5)
+        finally:
+            await layer.group_discard("table-7", channel)
+
+    assert asyncio.run(go()) == {"type": "table.changed", "seq": 12}
 
 
 def test_a_broken_channel_layer_is_logged_not_raised(

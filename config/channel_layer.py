@@ -1,0 +1,184 @@
+"""The channel layer of the full stack: Redis pub/sub, local delivery first.
+
+Built on ``channels_redis.pubsub`` (docs/live-protocol.md, "Fan-out"). Each
+server process holds one subscription per group its sockets joined, so a
+message published once reaches every process that has a member, and each
+process hands it to its own members: Redis work per message does not grow
+with the number of sockets (channels-redis's list-based layer pops every
+message of every socket separately, four round trips each).
+
+Three additions to the stock layer:
+
+* **Local delivery first.** A message sent from a process reaches that
+  process's own members at once, without a round trip through Redis; the copy
+  Redis echoes back is recognised by its origin tag and dropped. A move made
+  over a socket therefore reaches the other sockets of the same process
+  without waiting for Redis.
+* **Several groups in one round trip** (``group_send_many``): a move's frames
+  for every audience of a table go out in one pipeline.
+* **A lost Redis is announced.** When the subscription's connection breaks,
+  every local channel receives ``{"type": "layer.failed"}`` (the table socket
+  closes with 4503, so its client reconnects and resyncs), and the layer
+  starts afresh: subscriptions made once Redis is back work again. Pub/sub
+  keeps nothing for a process that was away, which is why every consumer
+  checks seqs and reads what a lost message would have carried.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from typing import Any
+
+from channels_redis.pubsub import (
+    RedisPubSubChannelLayer,
+    RedisPubSubLoopLayer,
+    RedisSingleShardConnection,
+)
+from channels_redis.utils import _close_redis, _wrap_close
+from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
+
+#: The message every local channel gets when the layer lost Redis.
+LAYER_FAILED = "layer.failed"
+
+#: Errors of a broken connection to Redis.
+CONNECTION_ERRORS = (RedisError, OSError)
+
+
+class _Shard(RedisSingleShardConnection):  # type: ignore[misc]
+    """One Redis connection for publishing and one subscription."""
+
+    channel_layer: LocalFirstLoopLayer
+    _redis: Any
+    _pubsub: Any
+
+    async def publish_many(self, items: list[tuple[str, bytes]]) -> None:
+        async with self._lock:
+            self._ensure_redis()
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for channel, data in items:
+                    pipe.publish(channel, data)
+                await pipe.execute()
+
+    async def _do_receiving(self) -> None:
+        while True:
+            try:
+                if self._pubsub and self._pubsub.subscribed:
+                    message = await self._pubsub.get_message(
+                        ignore_subscribe_messages=True, timeout=0.1
+                    )
+                    self._receive_message(message)
+                else:
+                    await asyncio.sleep(0.1)
+            except (TimeoutError, asyncio.CancelledError, GeneratorExit):
+                raise
+            except CONNECTION_ERRORS as exc:
+                await self._lost(exc)
+                return
+            except BaseException:
+                logger.exception("Unexpected exception in receive task")
+                await asyncio.sleep(1)
+
+    def _receive_message(self, message: Any) -> None:
+        if message is None:
+            return
+        data = message["data"]
+        origin = self.channel_layer.origin
+        if data[: len(origin)] == origin:
+            return  # our own message: delivered locally already
+        super()._receive_message(
+            {**message, "data": data[len(self.channel_layer.origin) :]}
+        )
+
+    async def _lost(self, error: BaseException) -> None:
+        """Redis went away: forget the connection, tell every local channel."""
+        redis, self._redis, self._pubsub = self._redis, None, None
+        self._subscribed_to: set[str] = set()
+        self._receive_task = None
+        if redis is not None:
+            try:
+                await _close_redis(redis)
+            except Exception:  # already broken; nothing more to do
+                logger.debug("Closing the lost Redis connection failed", exc_info=True)
+        self.channel_layer.deliver_everywhere(
+            {"type": LAYER_FAILED, "error": repr(error)}
+        )
+
+
+class LocalFirstLoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
+    """The layer of one event loop (channels-redis keeps one per loop)."""
+
+    _shards: list[Any]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Per loop layer, not per process: two loops of one process (the
+        # server's and a background publisher's) must hear each other.
+        self.origin = uuid.uuid4().bytes
+        stock: list[Any] = self._shards
+        self._shards = [_Shard(shard.host, self) for shard in stock]
+
+    def _local(self, name: str, data: bytes) -> bool:
+        """Put ``data`` into the queues of local channel or group ``name``."""
+        queue = self.channels.get(name)
+        if queue is not None:
+            queue.put_nowait(data)
+            return True
+        for channel in self.groups.get(name, ()):
+            member = self.channels.get(channel)
+            if member is not None:
+                member.put_nowait(data)
+        return False
+
+    def deliver_everywhere(self, message: dict[str, Any]) -> None:
+        data = self.channel_layer.serialize(message)
+        for queue in self.channels.values():
+            queue.put_nowait(data)
+
+    async def send(self, channel: str, message: dict[str, Any]) -> None:
+        data = self.channel_layer.serialize(message)
+        if self._local(channel, data):
+            return  # a channel of this loop: nobody else has it
+        await self._get_shard(channel).publish(channel, self.origin + data)
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        await self.group_send_many([(group, message)])
+
+    async def group_send_many(self, items: list[tuple[str, dict[str, Any]]]) -> None:
+        """Send each ``(group, message)``: locally at once, then to Redis in
+        one pipeline per shard."""
+        by_shard: dict[int, list[tuple[str, bytes]]] = {}
+        for group, message in items:
+            name = self._get_group_channel_name(group)
+            data = self.channel_layer.serialize(message)
+            self._local(name, data)
+            shard = self._get_shard(name)
+            by_shard.setdefault(id(shard), []).append((name, self.origin + data))
+        for shard in self._shards:
+            batch = by_shard.get(id(shard))
+            if batch:
+                await shard.publish_many(batch)
+
+
+class LocalFirstPubSubLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
+    """``channels_redis.pubsub.RedisPubSubChannelLayer``, local delivery first."""
+
+    def _get_layer(self) -> LocalFirstLoopLayer:
+        loop = asyncio.get_running_loop()
+        layer = self._layers.get(loop)
+        if layer is None:
+            layer = LocalFirstLoopLayer(*self._args, **self._kwargs, channel_layer=self)
+            self._layers[loop] = layer
+            _wrap_close(self, loop)
+        return layer
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "group_send_many":
+            return self._group_send_many
+        return super().__getattr__(name)
+
+    async def _group_send_many(self, items: list[tuple[str, dict[str, Any]]]) -> None:
+        await self._get_layer().group_send_many(items)
