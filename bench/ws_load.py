@@ -67,6 +67,42 @@ PING_AFTER = 5.0
 CONNECTING = 32
 
 
+#: How the bench starts its one server process: uvicorn as ``make up`` and the
+#: containers run it (``scripts/web.sh``), or daphne as ``make run`` does.
+SERVERS = {
+    "uvicorn": lambda port: [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "bench.ws_relay:application",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--loop",
+        "uvloop",
+        "--http",
+        "httptools",
+        "--ws",
+        "websockets",
+        "--lifespan",
+        "off",
+        "--log-level",
+        "warning",
+    ],
+    "daphne": lambda port: [
+        sys.executable,
+        "-m",
+        "daphne",
+        "-b",
+        "127.0.0.1",
+        "-p",
+        str(port),
+        "bench.ws_relay:application",
+    ],
+}
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -159,8 +195,7 @@ class Bench:
 
     def start_server(self) -> None:
         self.server = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
-            + ["bench.ws_relay:application"],
+            SERVERS[self.args.server](self.port),
             cwd=ROOT,
             env=self.env,
             start_new_session=True,
@@ -204,6 +239,11 @@ class Bench:
             url = f"{ws_base}/ws/tables/{table_id}/?token={token}"
             async with opening:
                 ws = await connect(url, open_timeout=120, max_queue=None)
+                # Connected means the server has sent the first state frame
+                # (the handshake alone only says the socket was accepted).
+                backlog = [await ws.recv()]
+                while json.loads(backlog[-1])["type"] != "state":
+                    backlog.append(await ws.recv())
             opened += 1
             if opened == sockets:
                 all_open.set()
@@ -211,7 +251,9 @@ class Bench:
             async with ws:
                 while True:
                     try:
-                        raw = await asyncio.wait_for(ws.recv(), PING_AFTER)
+                        raw = backlog.pop(0) if backlog else None
+                        if raw is None:
+                            raw = await asyncio.wait_for(ws.recv(), PING_AFTER)
                     except TimeoutError:
                         # As real clients do: a ping also catches up.
                         pings[0] += 1
@@ -432,6 +474,12 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--moves", type=int, default=40, help="moves per table")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--server",
+        choices=sorted(SERVERS),
+        default="uvicorn",
+        help="the ASGI server (uvicorn: as make up runs it)",
+    )
     args = parser.parse_args()
     result = Bench(args).run()
     if args.json:

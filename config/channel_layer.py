@@ -63,6 +63,17 @@ class _Shard(RedisSingleShardConnection):  # type: ignore[misc]
                     pipe.publish(channel, data)
                 await pipe.execute()
 
+    async def listened(self, channels: list[str]) -> list[str]:
+        """The ``channels`` with at least one subscriber (``PUBSUB NUMSUB``)."""
+        async with self._lock:
+            self._ensure_redis()
+            counts = await self._redis.pubsub_numsub(*channels)
+        return [
+            name.decode() if isinstance(name, bytes) else name
+            for name, count in counts
+            if count
+        ]
+
     async def _do_receiving(self) -> None:
         while True:
             try:
@@ -138,6 +149,23 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
         for queue in self.channels.values():
             queue.put_nowait(data)
 
+    def groups_with_local_members(self, groups: list[str]) -> list[str]:
+        """The ``groups`` that have a member on this loop."""
+        return [g for g in groups if self.groups.get(self._get_group_channel_name(g))]
+
+    async def groups_listened(self, groups: list[str]) -> list[str]:
+        """The ``groups`` some process subscribes to (one round trip a shard)."""
+        names: dict[int, dict[str, str]] = {}
+        for group in groups:
+            name = self._get_group_channel_name(group)
+            names.setdefault(id(self._get_shard(name)), {})[name] = group
+        heard = []
+        for shard in self._shards:
+            batch = names.get(id(shard))
+            if batch:
+                heard += [batch[n] for n in await shard.listened(list(batch))]
+        return heard
+
     async def send(self, channel: str, message: dict[str, Any]) -> None:
         data = self.channel_layer.serialize(message)
         if self._local(channel, data):
@@ -147,14 +175,24 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         await self.group_send_many([(group, message)])
 
-    async def group_send_many(self, items: list[tuple[str, dict[str, Any]]]) -> None:
-        """Send each ``(group, message)``: locally at once, then to Redis in
-        one pipeline per shard."""
+    def deliver_local(self, items: list[tuple[str, dict[str, Any]]]) -> None:
+        """Queue each ``(group, message)`` for this loop's members only."""
+        for group, message in items:
+            name = self._get_group_channel_name(group)
+            self._local(name, self.channel_layer.serialize(message))
+
+    async def group_send_many(
+        self, items: list[tuple[str, dict[str, Any]]], *, local: bool = True
+    ) -> None:
+        """Send each ``(group, message)``: locally at once (unless ``local``
+        is false: ``deliver_local`` did it), then to Redis in one pipeline per
+        shard."""
         by_shard: dict[int, list[tuple[str, bytes]]] = {}
         for group, message in items:
             name = self._get_group_channel_name(group)
             data = self.channel_layer.serialize(message)
-            self._local(name, data)
+            if local:
+                self._local(name, data)
             shard = self._get_shard(name)
             by_shard.setdefault(id(shard), []).append((name, self.origin + data))
         for shard in self._shards:
@@ -174,11 +212,3 @@ class LocalFirstPubSubLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
             self._layers[loop] = layer
             _wrap_close(self, loop)
         return layer
-
-    def __getattr__(self, name: str) -> Any:
-        if name == "group_send_many":
-            return self._group_send_many
-        return super().__getattr__(name)
-
-    async def _group_send_many(self, items: list[tuple[str, dict[str, Any]]]) -> None:
-        await self._get_layer().group_send_many(items)

@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 from rest_framework import exceptions
 
 import rules
@@ -43,13 +45,24 @@ CLOSE_FEED_LOST = 4503
 NOT_AUTHENTICATED = exceptions.NotAuthenticated()
 
 
-def _db(fn: Any) -> Any:
-    """Run ``fn`` in a worker thread with its own database connection.
+_executor: ThreadPoolExecutor | None = None
 
-    Not thread-sensitive: many sockets' reads run side by side instead of
-    queuing for the one thread that thread-sensitive calls share.
+
+def _db(fn: Any) -> Any:
+    """Run ``fn`` on one of the process's live-play database threads.
+
+    ``LIVE_DB_THREADS`` of them (default 1), each with its own connection,
+    shared by every socket of the process: a move or a read queues there
+    rather than in threads that would contend with the event loop for the
+    GIL and hold back every socket's frames (docs/performance.md). Not
+    thread-sensitive: Django's one shared thread stays free for the rest.
     """
-    return database_sync_to_async(fn, thread_sensitive=False)
+    global _executor
+    if _executor is None:
+        _executor = ThreadPoolExecutor(
+            max_workers=settings.LIVE_DB_THREADS, thread_name_prefix="live-db"
+        )
+    return database_sync_to_async(fn, thread_sensitive=False, executor=_executor)
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]

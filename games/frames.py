@@ -12,7 +12,7 @@ The protocol is described in ``docs/live-protocol.md``.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -265,6 +265,12 @@ class Pushed:
     frame: dict[str, Any]
 
 
+def audiences(seats: Iterable[Seat]) -> list[int | None]:
+    """Who watches a table in play: every seat a person holds (a bot's seat
+    has no audience) and the spectators (None)."""
+    return [seat.index for seat in seats if seat.bot_level is None] + [None]
+
+
 def frames_after_move(
     *,
     table: Table,
@@ -273,6 +279,7 @@ def frames_after_move(
     seats: Iterable[Seat],
     events: Sequence[rules.Event],
     acting_seat: int | None,
+    only: Collection[int | None] | None = None,
 ) -> list[Pushed]:
     """The frames that bring every audience of ``table`` past ``events``.
 
@@ -282,6 +289,8 @@ def frames_after_move(
     ``frame_state`` would read for that audience from the seq before
     ``events`` (``tests/games/test_frames.py`` holds them to that), so a
     connection that is up to date can forward it without reading anything.
+    ``only``: build these audiences' frames only (``realtime.frames_push``
+    asks for those someone listens to).
     """
     after = table.seq - len(events)
     items = [
@@ -289,14 +298,12 @@ def frames_after_move(
         for offset, event in enumerate(events, start=1)
     ]
     deadline = turn_deadline(table)
-    audiences: list[tuple[int | None, int | None]] = [
-        (seat.index, seat.user_id) for seat in seats if seat.bot_level is None
-    ]
-    audiences.append((None, None))
+    holders = {seat.index: seat.user_id for seat in seats if seat.bot_level is None}
+    chosen = audiences(seats) if only is None else [a for a in only]
     return [
         Pushed(
             seat=seat,
-            holder=holder,
+            holder=holders.get(seat) if seat is not None else None,
             after=after,
             frame=_frame_for(
                 game,
@@ -309,7 +316,7 @@ def frames_after_move(
                 items=items,
             ),
         )
-        for seat, holder in audiences
+        for seat in chosen
     ]
 
 

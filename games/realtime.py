@@ -79,24 +79,70 @@ def audience_group(table_id: int, seat: int | None) -> str:
     return f"table-{table_id}-seat-{seat}"
 
 
-def frames_push(table_id: int, pushed: Sequence[Pushed]) -> None:
+def frames_push(
+    table_id: int,
+    audiences: Sequence[int | None],
+    build: Callable[[list[int | None]], list[Pushed]],
+) -> None:
     """Send each audience its own frame of a committed change (on commit).
 
-    Every frame goes to its audience's group only (``audience_group``), as
-    ``{"type": "table.frame", "after", "user", "frame"}``; ``user`` is the
-    seat's holder, so a connection can refuse a frame meant for someone else.
+    ``audiences`` are the seats a person holds and None (spectators);
+    ``build(audiences)`` makes their frames (``frames.frames_after_move``).
+    Frames are built only for audiences someone listens to: first those with
+    a connection in this process (delivered at once), then those the channel
+    layer says another process subscribes to, so a move nobody watches costs
+    one Redis round trip and no frames. Every frame goes to its audience's
+    group only (``audience_group``), as ``{"type": "table.frame", "after",
+    "user", "frame"}``; ``user`` is the seat's holder, so a connection can
+    refuse a frame meant for someone else.
     """
-    if not pushed:
+    layer = get_channel_layer()
+    if layer is None or not audiences:
         return
+    label = f"{TABLE_FRAME} to table {table_id}"
+    groups = {audience_group(table_id, seat): seat for seat in audiences}
+
+    async def send_all() -> None:
+        # This first step runs before anything awaits, so the frames for this
+        # process's own sockets are queued (and remembered for the mover's
+        # socket) before the mover's own coroutine resumes.
+        local = getattr(layer, "groups_with_local_members", None)
+        here = local(list(groups)) if local is not None else list(groups)
+        first = _frames_messages(table_id, build([groups[g] for g in here]))
+        if local is not None:
+            layer.deliver_local(first)
+
+        async def rest() -> None:
+            if local is None:  # a layer that cannot tell: every audience
+                await asyncio.gather(*(layer.group_send(g, m) for g, m in first))
+                return
+            elsewhere = [g for g in groups if g not in here]
+            heard = await layer.groups_listened(elsewhere) if elsewhere else []
+            more = _frames_messages(table_id, build([groups[g] for g in heard]))
+            if first or more:
+                await layer.group_send_many(first + more, local=False)
+
+        # A slow publish is reported but not cancelled (see _submit).
+        sending = asyncio.ensure_future(rest())
+        await asyncio.wait_for(asyncio.shield(sending), PUBLISH_TIMEOUT)
+
+    future = asyncio.run_coroutine_threadsafe(send_all(), _loop())
+    _pending.add(future)
+    future.add_done_callback(lambda done: _report(done, label))
+
+
+def _frames_messages(
+    table_id: int, pushed: list[Pushed]
+) -> list[tuple[str, dict[str, Any]]]:
+    """Remember ``pushed`` (``recent_frame``); their group messages."""
+    if not pushed:
+        return []
     with _recent_lock:
-        _recent[table_id] = {item.seat: item for item in pushed}
+        _recent.setdefault(table_id, {}).update((item.seat, item) for item in pushed)
         _recent.move_to_end(table_id)
         while len(_recent) > RECENT_TABLES:
             _recent.popitem(last=False)
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    messages = [
+    return [
         (
             audience_group(table_id, item.seat),
             {
@@ -108,18 +154,6 @@ def frames_push(table_id: int, pushed: Sequence[Pushed]) -> None:
         )
         for item in pushed
     ]
-    label = f"{TABLE_FRAME} to table {table_id}"
-
-    async def send_all() -> None:
-        many = getattr(layer, "group_send_many", None)
-        if many is not None:  # config.channel_layer: one round trip
-            await many(messages)
-        else:
-            await asyncio.gather(*(layer.group_send(g, m) for g, m in messages))
-
-    future = _submit(send_all)
-    _pending.add(future)
-    future.add_done_callback(lambda done: _report(done, label))
 
 
 def recent_frame(table_id: int, seat: int | None) -> Pushed | None:

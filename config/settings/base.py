@@ -244,6 +244,10 @@ BOT_MOVE_DELAY = env.float("BOT_MOVE_DELAY", default=0.7)
 # A reconnecting client further behind than this many events gets one full
 # state instead of the missing events.
 LIVE_RESYNC_MAX_EVENTS = env.int("LIVE_RESYNC_MAX_EVENTS", default=200)
+# Threads one server process gives its sockets' database work (moves, reads,
+# presence). Few on purpose: more threads contend with the event loop for
+# the GIL and delay every socket's frames (docs/performance.md, "Live play").
+LIVE_DB_THREADS = env.int("LIVE_DB_THREADS", default=1)
 
 # --- Health check -----------------------------------------------------------
 

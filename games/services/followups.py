@@ -131,26 +131,32 @@ def _frames_push(
     events: Sequence[rules.Event],
     acting_seat: int | None,
 ) -> None:
-    """Build every audience's frame of the committed events and push them.
+    """Push the committed events to every audience that listens.
 
-    Built after the commit, so the table row is not held while it runs. If
-    building fails (a rules bug), the table is announced instead and every
-    connection reads its own frame: slower, never lost.
+    The frames are built after the commit, so the table row is not held
+    while they are, and only for audiences someone listens to
+    (``realtime.frames_push``). If building fails (a rules bug), the table is
+    announced instead and every connection reads its own frame: slower,
+    never lost.
     """
-    try:
-        pushed = frames.frames_after_move(
-            table=table,
-            game=game,
-            state=state,
-            seats=seats,
-            events=events,
-            acting_seat=acting_seat,
-        )
-    except Exception:
-        logger.exception("Building the frames of table %s failed", table.pk)
-        realtime.table_changed(table.pk, table.seq)
-        return
-    realtime.frames_push(table.pk, pushed)
+
+    def build(only: list[int | None]) -> list[frames.Pushed]:
+        try:
+            return frames.frames_after_move(
+                table=table,
+                game=game,
+                state=state,
+                seats=seats,
+                events=events,
+                acting_seat=acting_seat,
+                only=only,
+            )
+        except Exception:
+            logger.exception("Building the frames of table %s failed", table.pk)
+            realtime.table_changed(table.pk, table.seq)
+            return []
+
+    realtime.frames_push(table.pk, frames.audiences(seats), build)
 
 
 def _table_finished_send(table_id: int) -> None:

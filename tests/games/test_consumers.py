@@ -375,10 +375,10 @@ def test_a_missed_push_is_read_from_the_store_on_the_next_one(
     push = realtime.frames_push
     sent: list[int] = []
 
-    def lose_the_first(table_id: int, items: Any) -> None:
+    def lose_the_first(table_id: int, audiences: Any, build: Any) -> None:
         sent.append(table_id)
         if len(sent) > 1:
-            push(table_id, items)
+            push(table_id, audiences, build)
 
     monkeypatch.setattr(realtime, "frames_push", lose_the_first)
 

@@ -98,7 +98,9 @@ def test_pushed_frames_are_the_frames_each_audience_would_read(
     people = seat_users(table)
     pushed: list[list[frames.Pushed]] = []
     monkeypatch.setattr(
-        realtime, "frames_push", lambda table_id, items: pushed.append(list(items))
+        realtime,
+        "frames_push",
+        lambda table_id, audiences, build: pushed.append(build(list(audiences))),
     )
     monkeypatch.setattr(services.followups, "bot_turn_schedule", lambda *a: None)
     play = random.Random(game_name)

@@ -62,3 +62,53 @@ def test_recovery_is_logged_once_too(
 
     messages = [r.getMessage() for r in caplog.records if r.name == "games.realtime"]
     assert messages == ["Live notifications work again."]
+
+
+def _pushed(seat: int | None) -> Any:
+    from games.frames import Pushed
+
+    return Pushed(seat=seat, holder=None, after=4, frame={"seq": 5, "seat": seat})
+
+
+def test_frames_nobody_listens_to_are_never_built() -> None:
+    """A move at a table no socket watches costs no frame."""
+    asked: list[list[Any]] = []
+
+    def build(only: list[Any]) -> list[Any]:
+        asked.append(only)
+        return [_pushed(seat) for seat in only]
+
+    realtime.frames_push(987_001, [0, 1, None], build)
+    realtime.flush()
+    assert [only for only in asked if only] == []
+
+
+def test_frames_are_built_for_the_audiences_another_process_listens_to() -> None:
+    """A listener on another loop (another server process) gets its frame; the
+    audiences nobody listens to are not built."""
+    layer = get_channel_layer()
+    asked: list[list[Any]] = []
+
+    def build(only: list[Any]) -> list[Any]:
+        asked.append(only)
+        return [_pushed(seat) for seat in only]
+
+    async def go() -> Any:
+        channel = await layer.new_channel()
+        group = realtime.audience_group(987_002, 1)
+        await layer.group_add(group, channel)
+        try:
+            # Published from this process's background loop, not this one.
+            realtime.frames_push(987_002, [0, 1, None], build)
+            return await asyncio.wait_for(layer.receive(channel), 5)
+        finally:
+            await layer.group_discard(group, channel)
+
+    message = asyncio.run(go())
+    assert message == {
+        "type": "table.frame",
+        "after": 4,
+        "user": None,
+        "frame": {"seq": 5, "seat": 1},
+    }
+    assert [only for only in asked if only] == [[1]]
