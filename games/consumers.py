@@ -35,6 +35,7 @@ from games import frames, realtime, services
 from games.apis import ActionSubmitApi
 from games.errors import NotFound, TableError
 from games.services import presence
+from games.state_codec import json_text
 
 #: Close codes (docs/live-protocol.md).
 CLOSE_INVALID_TOKEN = 4401
@@ -186,14 +187,17 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             body = api_error_body(NOT_AUTHENTICATED)
             await self._error(body["code"], body["message"], command_id)
             return
-        serializer = ActionSubmitApi.InputSerializer(data=content)
-        if not serializer.is_valid():
-            body = api_error_body(exceptions.ValidationError(serializer.errors))
-            await self._error(body["code"], body["message"], command_id)
-            return
+        validated = _act_fields(content)
+        if validated is None:  # not plainly well-formed: REST's own answer
+            serializer = ActionSubmitApi.InputSerializer(data=content)
+            if not serializer.is_valid():
+                body = api_error_body(exceptions.ValidationError(serializer.errors))
+                await self._error(body["code"], body["message"], command_id)
+                return
+            validated = serializer.validated_data
         try:
             await _db(services.action_submit)(
-                table_id=self.table_id, user=self.user, **serializer.validated_data
+                table_id=self.table_id, user=self.user, **validated
             )
         except TableError as exc:
             await self._error(exc.code, exc.message, command_id)
@@ -300,11 +304,44 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.channel_layer.group_add(group, self.channel_name)
         self.audience = group
 
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        return json_text(content)  # orjson: frames are the bulk of the traffic
+
     async def _error(self, code: str, message: str, command_id: Any = None) -> None:
         frame = {"type": "error", "code": code, "message": message}
         if isinstance(command_id, str):
             frame["command_id"] = command_id
         await self.send_json(frame)
+
+
+def _act_fields(content: dict[str, Any]) -> dict[str, Any] | None:
+    """The fields of an ``act`` that is plainly well-formed, else None.
+
+    What ``ActionSubmitApi.InputSerializer`` would validate to, for the
+    messages every client sends (an object action, an integer seq, a short
+    trimmed command id), without building a serializer per move; anything
+    else goes through the serializer for REST's exact error messages.
+    """
+    action = content.get("action")
+    if not isinstance(action, dict):
+        return None
+    fields: dict[str, Any] = {"action": action}
+    if "expected_seq" in content:
+        seq = content["expected_seq"]
+        if type(seq) is not int or seq < 0:
+            return None
+        fields["expected_seq"] = seq
+    if "command_id" in content:
+        command_id = content["command_id"]
+        if (
+            not isinstance(command_id, str)
+            or not 1 <= len(command_id) <= 64
+            or command_id.strip() != command_id
+        ):
+            return None
+        fields["command_id"] = command_id
+    return fields
 
 
 def _after_param(scope: dict[str, Any]) -> int | None:

@@ -17,10 +17,13 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rules
 from config.asgi import application
-from games import event_store, realtime
+from games import consumers, event_store, realtime
+from games.apis import ActionSubmitApi
 from games.models import GameEvent, Seat, Table
 from games.services import action_submit, table_leave
 from tests.accounts.factories import UserFactory, token_for
@@ -460,3 +463,32 @@ def test_only_the_seats_own_group_carries_its_cards() -> None:
             assert message["frame"]["seat"] == key
             assert message["user"] == (users[key].pk if key is not None else None)
     assert people  # tokens unused: the groups are listened to directly
+
+
+@pytest.mark.django_db(transaction=False)
+@settings(max_examples=300, deadline=None)
+@given(
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "action": st.one_of(
+                st.none(),
+                st.integers(),
+                st.text(max_size=5),
+                st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
+            ),
+            "expected_seq": st.one_of(
+                st.none(), st.booleans(), st.integers(-3, 10**6), st.text(max_size=4)
+            ),
+            "command_id": st.one_of(st.none(), st.integers(), st.text(max_size=70)),
+        },
+    )
+)
+def test_the_acts_fast_path_agrees_with_the_rest_serializer(content: Any) -> None:
+    """Every act the socket validates without DRF is one DRF accepts, with the
+    same fields; everything else is left to DRF's messages."""
+    fast = consumers._act_fields(content)
+    serializer = ActionSubmitApi.InputSerializer(data=content)
+    if fast is not None:
+        assert serializer.is_valid(), serializer.errors
+        assert fast == dict(serializer.validated_data)
