@@ -1,14 +1,14 @@
 """``action_submit``: the rules decide, the log grows, the cache follows."""
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 import rules
-from games import event_store, signals
+from games import event_store, realtime, signals
 from games.errors import Conflict, Forbidden
 from games.models import GameEvent, ProcessedCommand, Table
 from games.services import action_submit, table_create
@@ -251,24 +251,30 @@ def test_the_last_move_finishes_the_table(
 def test_live_play_hears_of_each_move_on_commit(
     table: Table, django_capture_on_commit_callbacks: Callable[..., Any]
 ) -> None:
+    """On commit, a watcher's audience group gets the move's frame."""
     layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(f"table-{table.pk}", channel)
-    try:
-        with django_capture_on_commit_callbacks(execute=False) as callbacks:
-            result = action_submit(
-                table_id=table.pk,
-                user=seat_users(table)[1],
-                action=_first_legal(table, 1),
-            )
-        assert callbacks, "nothing waits for the commit"
-        for callback in callbacks:  # what the commit would run
-            callback()
-        message = async_to_sync(layer.receive)(channel)
-    finally:
-        async_to_sync(layer.group_discard)(f"table-{table.pk}", channel)
+    group = realtime.audience_group(table.pk, None)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        result = action_submit(
+            table_id=table.pk, user=seat_users(table)[1], action=_first_legal(table, 1)
+        )
+    assert callbacks, "nothing waits for the commit"
 
-    assert message == {"type": "table.changed", "seq": result["seq"]}
+    async def watch() -> Any:
+        channel = await layer.new_channel()
+        await layer.group_add(group, channel)
+        try:
+            for callback in callbacks:  # what the commit would run
+                callback()
+            return await asyncio.wait_for(layer.receive(channel), 10)
+        finally:
+            await layer.group_discard(group, channel)
+
+    message = asyncio.run(watch())
+    assert message["type"] == realtime.TABLE_FRAME
+    assert message["user"] is None
+    assert message["frame"]["seq"] == result["seq"]
+    assert message["frame"]["seat"] is None
 
 
 def test_nothing_is_announced_for_a_refused_move(
