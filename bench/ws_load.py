@@ -224,6 +224,7 @@ class Bench:
         per_conn: dict[tuple[int, int], list[int]] = defaultdict(list)
         firsts: dict[tuple[int, int], int] = {}
         moves = defaultdict(int)
+        last_act: dict[int, int] = {}  # table -> the seq its last move was sent at
         done = {table_id: asyncio.Event() for table_id, _ in tables}
         errors: list[str] = []
         pings = [0]
@@ -273,14 +274,17 @@ class Bench:
                     for event in frame["events"]:
                         per_conn[key].append(event["seq"])
                         arrivals.append((table_id, event["seq"], now))
-                    if (
-                        frame["status"] != "playing"
-                        or moves[table_id] >= self.args.moves
+                    # Done once the table's last move has come back (it may
+                    # wait behind other tables' moves for a while).
+                    if frame["status"] != "playing" or frame["seq"] > last_act.get(
+                        table_id, frame["seq"]
                     ):
                         done[table_id].set()
                         break
-                    if frame["legal_actions"]:
+                    if frame["legal_actions"] and table_id not in last_act:
                         moves[table_id] += 1
+                        if moves[table_id] >= self.args.moves:
+                            last_act[table_id] = frame["seq"]
                         action = rng.choice(frame["legal_actions"])
                         await ws.send(
                             json.dumps(
