@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from typing import Any
 
@@ -202,9 +203,14 @@ def test_timeouts_hand_an_idle_seat_to_a_bot_until_its_person_returns(
     assert [seat for seat, _ in timeouts] == [1, 1, 1]
     moves = {e["seq"]: e for e in event_seqs_events(wa)}
     assert all(moves[seq]["seat"] == 1 for _, seq in timeouts)
-    # Let the bots finish so nothing plays on after the test.
+    # Let the bots finish, and wait for them: a worker still playing this
+    # table while the next test's set-up empties the tables would deadlock.
     ada.post(f"/api/tables/{table_id}/leave/")
     bo.post(f"/api/tables/{table_id}/leave/")
+    deadline = time.monotonic() + 60
+    while ada.get(f"/api/tables/{table_id}/")["status"] == "playing":
+        assert time.monotonic() < deadline, "the bots did not finish the match"
+        time.sleep(0.2)
 
     async def finish() -> None:
         async with Ws(stack.base, table_id) as spectator:
