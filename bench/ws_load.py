@@ -84,7 +84,7 @@ SERVERS = {
         "--http",
         "httptools",
         "--ws",
-        "websockets",
+        "websockets-sansio",
         "--lifespan",
         "off",
         "--log-level",

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The web process: HTTP and WebSockets of config.asgi under uvicorn, with
 # uvloop and httptools (measured faster than daphne for the HTTP API:
-# docs/performance.md) and the `websockets` library for live play. `make up`
+# docs/performance.md) and the `websockets` library's sans-I/O protocol for
+# live play (lower latency under load than its legacy one). `make up`
 # (through scripts/up.sh), docker-compose.yml and the Dockerfile all start it.
 # `make run` keeps daphne, Django's own runserver integration.
 #
@@ -15,6 +16,6 @@ bin=${BIN-.venv/bin}
 exec "${bin:+$bin/}uvicorn" config.asgi:application \
     --host "${HOST:-127.0.0.1}" --port "${PORT:-8000}" \
     --workers "${WEB_WORKERS:-1}" \
-    --loop uvloop --http httptools --ws websockets \
+    --loop uvloop --http httptools --ws websockets-sansio \
     --lifespan off --no-proxy-headers --no-server-header \
     --log-level "$(echo "${LOG_LEVEL:-info}" | tr '[:upper:]' '[:lower:]')"
