@@ -22,7 +22,6 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.core.exceptions import (
     RequestDataTooBig,
@@ -32,6 +31,8 @@ from django.core.exceptions import (
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
+
+from config.middleware import SyncAndAsync
 
 logger = logging.getLogger("cardroom.limits")
 
@@ -124,29 +125,20 @@ class BoundedJSONParser(JSONParser):
         return data
 
 
-class BodyLimitMiddleware:
+class BodyLimitMiddleware(SyncAndAsync):
     """Answer 413 to a body declared larger than Django would ever read.
 
     Multipart bodies are left to Django, which counts files separately
     (``FILE_UPLOAD_MAX_MEMORY_SIZE``) and refuses too many of them itself.
 
-    Sync and async alike: under an ASGI server Django runs the middleware
-    chain as coroutines, and a sync-only middleware in it costs every request
-    two thread hops and a fresh event loop (docs/performance.md).
+    Sync and async alike (``config.middleware``).
     """
-
-    sync_capable = True
-    async_capable = True
 
     def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
         self.get_response = get_response
-        self.is_async = iscoroutinefunction(get_response)
-        if self.is_async:
-            markcoroutinefunction(self)
+        self._mode(get_response)
 
-    def __call__(self, request: HttpRequest) -> Any:
-        if self.is_async:
-            return self._acall(request)
+    def _call(self, request: HttpRequest) -> Any:
         refused = self._refusal(request)
         return refused if refused is not None else self.get_response(request)
 

@@ -12,27 +12,22 @@ passes straight through to the next middleware.
 from collections.abc import Callable
 from typing import Any
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from asgiref.sync import sync_to_async
 from django.http import HttpRequest
 from whitenoise.middleware import WhiteNoiseMiddleware
 
+from config.middleware import SyncAndAsync
 
-class StaticFilesMiddleware(WhiteNoiseMiddleware):  # type: ignore[misc]
+
+class StaticFilesMiddleware(SyncAndAsync, WhiteNoiseMiddleware):  # type: ignore[misc]
     """``whitenoise.middleware.WhiteNoiseMiddleware``, sync and async capable."""
-
-    sync_capable = True
-    async_capable = True
 
     def __init__(self, get_response: Callable[[HttpRequest], Any], **kw: Any) -> None:
         super().__init__(get_response, **kw)
-        self.is_async = iscoroutinefunction(get_response)
-        if self.is_async:
-            markcoroutinefunction(self)
+        self._mode(get_response)
 
-    def __call__(self, request: HttpRequest) -> Any:
-        if self.is_async:
-            return self._acall(request)
-        return super().__call__(request)
+    def _call(self, request: HttpRequest) -> Any:
+        return WhiteNoiseMiddleware.__call__(self, request)
 
     async def _acall(self, request: HttpRequest) -> Any:
         if self.autorefresh:  # DEBUG: looks on disk for every request

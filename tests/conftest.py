@@ -17,7 +17,11 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from rest_framework.test import APIClient
+
+    from tests.helpers import OwnRedis
 
 
 def pytest_addoption(
@@ -85,3 +89,16 @@ def api_client() -> APIClient:
     from rest_framework.test import APIClient
 
     return APIClient()
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
+    """A ``redis-server`` of the test's own (``tests.helpers.OwnRedis``)."""
+    from tests.helpers import OwnRedis
+
+    server = OwnRedis(tmp_path)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

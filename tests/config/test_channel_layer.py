@@ -8,19 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-import subprocess
 import threading
-import time
 import uuid
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 import redis
 
 from config.channel_layer import LAYER_FAILED, LocalFirstPubSubLayer
-from tests.helpers import free_port
+from tests.helpers import OwnRedis
 
 REDIS = "redis://127.0.0.1:6379/0"
 
@@ -95,49 +91,6 @@ def test_group_send_many_sends_each_group_its_own_message() -> None:
 
     got = asyncio.run(go())
     assert got == {g: [{"type": "frame", "for": g}] for g in got}
-
-
-class OwnRedis:
-    def __init__(self, workdir: Path) -> None:
-        self.port, self.workdir = free_port(), workdir
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
-            + ["--save", "", "--appendonly", "no", "--dir", str(self.workdir)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        client = redis.Redis.from_url(self.url)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                client.ping()
-                return
-            except redis.ConnectionError:
-                time.sleep(0.05)
-        raise AssertionError("redis-server did not start")
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-            self.process = None
-
-
-@pytest.fixture
-def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
-    server = OwnRedis(tmp_path)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")

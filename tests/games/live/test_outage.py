@@ -12,13 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-import subprocess
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import redis
 
 from tests.games.live.conftest import (
     Process,
@@ -28,7 +24,7 @@ from tests.games.live.conftest import (
     stack_env,
 )
 from tests.games.live.test_play import duel_on
-from tests.helpers import free_port
+from tests.helpers import OwnRedis
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -40,62 +36,6 @@ pytestmark = [
 
 FAILING = "Live notifications are failing"
 BACK = "Live notifications work again."
-
-
-class OwnRedis:
-    """A private ``redis-server`` that can be stopped and started again."""
-
-    def __init__(self, workdir: Path) -> None:
-        self.port, self.workdir = free_port(), workdir
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [
-                "redis-server",
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                str(self.workdir),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        client = redis.Redis.from_url(self.url)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                client.ping()
-                return
-            except redis.ConnectionError:
-                time.sleep(0.05)
-        raise AssertionError("redis-server did not start")
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-            self.process = None
-
-
-@pytest.fixture
-def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
-    server = OwnRedis(tmp_path)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def test_moves_commit_while_the_channel_layer_is_down_and_sockets_resync(

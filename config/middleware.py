@@ -1,0 +1,39 @@
+"""Middleware that Django can run either way, sync or async.
+
+Under an ASGI server (uvicorn, daphne) Django runs the middleware chain as
+coroutines; one sync-only middleware in it makes every request hop into a
+thread, start a fresh event loop for the rest of the chain and hop back
+(docs/performance.md). Our middleware take this mixin and say what they do
+both ways: ``_call`` (sync) and ``_acall`` (async).
+"""
+
+from collections.abc import Callable
+from typing import Any
+
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from django.http import HttpRequest
+
+
+class SyncAndAsync:
+    """Call ``_mode(get_response)`` from ``__init__``; implement ``_call`` and
+    ``_acall``."""
+
+    sync_capable = True
+    async_capable = True
+    is_async = False
+
+    def _mode(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        self.is_async = iscoroutinefunction(get_response)
+        if self.is_async:
+            markcoroutinefunction(self)
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if self.is_async:
+            return self._acall(request)
+        return self._call(request)
+
+    def _call(self, request: HttpRequest) -> Any:
+        raise NotImplementedError
+
+    async def _acall(self, request: HttpRequest) -> Any:
+        raise NotImplementedError
