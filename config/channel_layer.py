@@ -64,15 +64,17 @@ class _Shard(RedisSingleShardConnection):  # type: ignore[misc]
                 await pipe.execute()
 
     async def listened(self, channels: list[str]) -> list[str]:
-        """The ``channels`` with at least one subscriber (``PUBSUB NUMSUB``)."""
+        """The ``channels`` that someone besides this connection subscribes
+        to (``PUBSUB NUMSUB``)."""
         async with self._lock:
             self._ensure_redis()
             counts = await self._redis.pubsub_numsub(*channels)
-        return [
-            name.decode() if isinstance(name, bytes) else name
-            for name, count in counts
-            if count
-        ]
+        heard = []
+        for name, count in counts:
+            name = name.decode() if isinstance(name, bytes) else name
+            if count > (1 if name in self._subscribed_to else 0):
+                heard.append(name)
+        return heard
 
     async def _do_receiving(self) -> None:
         while True:
@@ -132,8 +134,9 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
         stock: list[Any] = self._shards
         self._shards = [_Shard(shard.host, self) for shard in stock]
 
-    def _local(self, name: str, data: bytes) -> bool:
-        """Put ``data`` into the queues of local channel or group ``name``."""
+    def _local(self, name: str, data: bytes | dict[str, Any]) -> bool:
+        """Put ``data`` into the queues of local channel or group ``name``
+        (bytes from Redis, or a message of this loop, not serialized)."""
         queue = self.channels.get(name)
         if queue is not None:
             queue.put_nowait(data)
@@ -154,7 +157,13 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
         return [g for g in groups if self.groups.get(self._get_group_channel_name(g))]
 
     async def groups_listened(self, groups: list[str]) -> list[str]:
-        """The ``groups`` some process subscribes to (one round trip a shard)."""
+        """The ``groups`` another process (or loop) subscribes to.
+
+        One ``PUBSUB NUMSUB`` round trip a shard; this loop's own
+        subscription does not count (its members are served locally). A
+        process that subscribes just after this answer has its members read
+        the store once they joined, which already holds what is being sent.
+        """
         names: dict[int, dict[str, str]] = {}
         for group in groups:
             name = self._get_group_channel_name(group)
@@ -176,10 +185,13 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
         await self.group_send_many([(group, message)])
 
     def deliver_local(self, items: list[tuple[str, dict[str, Any]]]) -> None:
-        """Queue each ``(group, message)`` for this loop's members only."""
+        """Queue each ``(group, message)`` for this loop's members only.
+
+        The message itself is queued, not a serialized copy: members only
+        read what they receive, so one dict serves them all.
+        """
         for group, message in items:
-            name = self._get_group_channel_name(group)
-            self._local(name, self.channel_layer.serialize(message))
+            self._local(self._get_group_channel_name(group), message)
 
     async def group_send_many(
         self, items: list[tuple[str, dict[str, Any]]], *, local: bool = True
@@ -203,6 +215,12 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
 
 class LocalFirstPubSubLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
     """``channels_redis.pubsub.RedisPubSubChannelLayer``, local delivery first."""
+
+    def deserialize(self, message: Any) -> Any:
+        """Messages of this loop arrive as they were sent (``deliver_local``)."""
+        if isinstance(message, dict):
+            return message
+        return super().deserialize(message)
 
     def _get_layer(self) -> LocalFirstLoopLayer:
         loop = asyncio.get_running_loop()

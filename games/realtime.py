@@ -89,9 +89,10 @@ def frames_push(
     ``audiences`` are the seats a person holds and None (spectators);
     ``build(audiences)`` makes their frames (``frames.frames_after_move``).
     Frames are built only for audiences someone listens to: first those with
-    a connection in this process (delivered at once), then those the channel
-    layer says another process subscribes to, so a move nobody watches costs
-    one Redis round trip and no frames. Every frame goes to its audience's
+    a connection in this process (delivered at once, without Redis), then
+    those the channel layer says another process subscribes to, and only
+    those are published: a move nobody watches costs one Redis round trip
+    and no frames, and one watched only here costs no publish. Every frame goes to its audience's
     group only (``audience_group``), as ``{"type": "table.frame", "after",
     "user", "frame"}``; ``user`` is the seat's holder, so a connection can
     refuse a frame meant for someone else.
@@ -116,11 +117,15 @@ def frames_push(
             if local is None:  # a layer that cannot tell: every audience
                 await asyncio.gather(*(layer.group_send(g, m) for g, m in first))
                 return
-            elsewhere = [g for g in groups if g not in here]
-            heard = await layer.groups_listened(elsewhere) if elsewhere else []
-            more = _frames_messages(table_id, build([groups[g] for g in heard]))
-            if first or more:
-                await layer.group_send_many(first + more, local=False)
+            # Only what another process listens to goes through Redis.
+            heard = set(await layer.groups_listened(list(groups)))
+            built = {group for group, _ in first}
+            more = _frames_messages(
+                table_id, build([groups[g] for g in heard if g not in built])
+            )
+            remote = [(g, m) for g, m in first if g in heard] + more
+            if remote:
+                await layer.group_send_many(remote, local=False)
 
         # A slow publish is reported but not cancelled (see _submit).
         sending = asyncio.ensure_future(rest())

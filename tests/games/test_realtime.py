@@ -112,3 +112,40 @@ def test_frames_are_built_for_the_audiences_another_process_listens_to() -> None
         "frame": {"seq": 5, "seat": 1},
     }
     assert [only for only in asked if only] == [[1]]
+
+
+def test_a_frame_watched_only_in_this_process_is_not_published() -> None:
+    """The publishing loop's own members get the frame without Redis; nothing
+    is published for a group no other process subscribes to."""
+    import redis as redis_py
+    from django.conf import settings
+
+    layer = get_channel_layer()
+    loop = realtime._background_loop()
+    group = realtime.audience_group(987_003, 0)
+    spy = redis_py.Redis.from_url(settings.CHANNEL_LAYER_URL).pubsub()
+    spy.psubscribe(f"*__group__{group}")
+    spy.get_message(timeout=1)  # the psubscribe confirmation
+
+    async def join() -> str:
+        channel = await layer.new_channel()
+        await layer.group_add(group, channel)
+        return channel
+
+    channel = asyncio.run_coroutine_threadsafe(join(), loop).result(5)
+    try:
+        realtime.frames_push(
+            987_003, [0, None], lambda only: [_pushed(s) for s in only]
+        )
+        realtime.flush()
+        got = asyncio.run_coroutine_threadsafe(
+            asyncio.wait_for(layer.receive(channel), 5), loop
+        ).result(6)
+        published = spy.get_message(timeout=0.5)
+    finally:
+        asyncio.run_coroutine_threadsafe(
+            layer.group_discard(group, channel), loop
+        ).result(5)
+        spy.close()
+    assert got["frame"] == {"seq": 5, "seat": 0}
+    assert published is None
