@@ -98,13 +98,10 @@ class _Shard(RedisSingleShardConnection):  # type: ignore[misc]
     def _receive_message(self, message: Any) -> None:
         if message is None:
             return
-        data = message["data"]
-        origin = self.channel_layer.origin
+        data, origin = message["data"], self.channel_layer.origin
         if data[: len(origin)] == origin:
             return  # our own message: delivered locally already
-        super()._receive_message(
-            {**message, "data": data[len(self.channel_layer.origin) :]}
-        )
+        super()._receive_message({**message, "data": data[len(origin) :]})
 
     async def _lost(self, error: BaseException) -> None:
         """Redis went away: forget the connection, tell every local channel."""
@@ -134,23 +131,26 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
         stock: list[Any] = self._shards
         self._shards = [_Shard(shard.host, self) for shard in stock]
 
-    def _local(self, name: str, data: bytes | dict[str, Any]) -> bool:
-        """Put ``data`` into the queues of local channel or group ``name``
-        (bytes from Redis, or a message of this loop, not serialized)."""
+    def _local(self, name: str, message: dict[str, Any]) -> bool:
+        """Queue ``message`` for the local channel or group ``name``.
+
+        The message itself, not a serialized copy: members only read what
+        they receive, so one dict serves them all (``deserialize`` lets it
+        through). True when ``name`` is a channel of this loop.
+        """
         queue = self.channels.get(name)
         if queue is not None:
-            queue.put_nowait(data)
+            queue.put_nowait(message)
             return True
         for channel in self.groups.get(name, ()):
             member = self.channels.get(channel)
             if member is not None:
-                member.put_nowait(data)
+                member.put_nowait(message)
         return False
 
     def deliver_everywhere(self, message: dict[str, Any]) -> None:
-        data = self.channel_layer.serialize(message)
         for queue in self.channels.values():
-            queue.put_nowait(data)
+            queue.put_nowait(message)
 
     def groups_with_local_members(self, groups: list[str]) -> list[str]:
         """The ``groups`` that have a member on this loop."""
@@ -176,37 +176,32 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
         return heard
 
     async def send(self, channel: str, message: dict[str, Any]) -> None:
-        data = self.channel_layer.serialize(message)
-        if self._local(channel, data):
+        if self._local(channel, message):
             return  # a channel of this loop: nobody else has it
+        data = self.channel_layer.serialize(message)
         await self._get_shard(channel).publish(channel, self.origin + data)
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         await self.group_send_many([(group, message)])
 
     def deliver_local(self, items: list[tuple[str, dict[str, Any]]]) -> None:
-        """Queue each ``(group, message)`` for this loop's members only.
-
-        The message itself is queued, not a serialized copy: members only
-        read what they receive, so one dict serves them all.
-        """
+        """Queue each ``(group, message)`` for this loop's members only."""
         for group, message in items:
             self._local(self._get_group_channel_name(group), message)
 
     async def group_send_many(
         self, items: list[tuple[str, dict[str, Any]]], *, local: bool = True
     ) -> None:
-        """Send each ``(group, message)``: locally at once (unless ``local``
-        is false: ``deliver_local`` did it), then to Redis in one pipeline per
-        shard."""
+        """Send each ``(group, message)``: to this loop's members at once
+        (unless ``local`` is false: ``deliver_local`` did it), then to Redis
+        in one pipeline per shard."""
+        if local:
+            self.deliver_local(items)
         by_shard: dict[int, list[tuple[str, bytes]]] = {}
         for group, message in items:
             name = self._get_group_channel_name(group)
-            data = self.channel_layer.serialize(message)
-            if local:
-                self._local(name, data)
-            shard = self._get_shard(name)
-            by_shard.setdefault(id(shard), []).append((name, self.origin + data))
+            data = self.origin + self.channel_layer.serialize(message)
+            by_shard.setdefault(id(self._get_shard(name)), []).append((name, data))
         for shard in self._shards:
             batch = by_shard.get(id(shard))
             if batch:
@@ -217,7 +212,7 @@ class LocalFirstPubSubLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
     """``channels_redis.pubsub.RedisPubSubChannelLayer``, local delivery first."""
 
     def deserialize(self, message: Any) -> Any:
-        """Messages of this loop arrive as they were sent (``deliver_local``)."""
+        """Messages of this loop arrive as they were sent (``_local``)."""
         if isinstance(message, dict):
             return message
         return super().deserialize(message)

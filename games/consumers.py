@@ -205,14 +205,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         except rules.RulesError as exc:
             await self._error(exc.code, str(exc), command_id)
             return
-        # Our own move: deliver it now rather than after the group's echo
-        # (which is then dropped): the frame this process just pushed, else
-        # a read.
-        pushed = realtime.recent_frame(self.table_id, self.seat)
-        if pushed is None or not await self._forward(
-            pushed.after, pushed.holder, pushed.frame
-        ):
-            await self._catch_up(after=self.last_seq)
+        # Our own move reaches us like everyone's: its frame is pushed to our
+        # audience's group on commit, queued here without a round trip.
 
     # --- group -> server ---------------------------------------------------
 
@@ -233,25 +227,19 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         """A frame pushed to this connection's audience: forward it if it
         continues from ``last_seq``, drop it if already delivered, else read
         what is missing."""
-        if not await self._forward(message["after"], message["user"], message["frame"]):
-            await self._catch_up(after=self.last_seq)
-
-    async def _forward(self, after: int, holder: int | None, frame: Any) -> bool:
-        """Send a pushed ``frame`` if it is this connection's next one.
-
-        True when it was sent or was already delivered; False when this
-        connection must read instead: a gap, or a seat's frame meant for
-        another holder (the seat changed hands: the read finds our own).
-        """
+        frame, holder = message["frame"], message["user"]
         if self.last_seq is not None and frame["seq"] <= self.last_seq:
-            return True  # delivered already (our own move's echo, a late push)
-        if after != self.last_seq or frame["seat"] != self.seat:
-            return False
-        if frame["seat"] is not None and (self.user is None or holder != self.user.pk):
-            return False
+            return  # delivered already (a read got there first, a late push)
+        mine = frame["seat"] is None or (
+            self.user is not None and holder == self.user.pk
+        )
+        if message["after"] != self.last_seq or frame["seat"] != self.seat or not mine:
+            # A gap, or a seat's frame meant for another holder (the seat
+            # changed hands): read what is ours instead.
+            await self._catch_up(after=self.last_seq)
+            return
         self.last_seq = frame["seq"]
         await self.send_json(frame)
-        return True
 
     async def layer_failed(self, message: dict[str, Any]) -> None:
         """The channel layer lost Redis (``config.channel_layer``): this socket

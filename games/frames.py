@@ -299,7 +299,7 @@ def frames_after_move(
     ]
     deadline = turn_deadline(table)
     holders = {seat.index: seat.user_id for seat in seats if seat.bot_level is None}
-    chosen = audiences(seats) if only is None else [a for a in only]
+    chosen = audiences(seats) if only is None else list(only)
     return [
         Pushed(
             seat=seat,

@@ -8,9 +8,6 @@ of the person holding that seat join a seat's group, so a frame never reaches
 another seat: nothing private travels through a group two seats share.
 Connections forward a frame that continues from the last seq they delivered
 and read the store only when they find a gap (``games.consumers``).
-:func:`frames_push` also keeps the frames in this process for a moment, so the
-socket that made the move answers its own person without a round trip
-(:func:`recent_frame`).
 
 The table's shared group, ``table-<id>``, carries only what every seat may
 know: :func:`table_changed` (the log or the seats changed, with no game data:
@@ -33,7 +30,6 @@ import contextlib
 import logging
 import os
 import threading
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
@@ -51,9 +47,6 @@ logger = logging.getLogger(__name__)
 TABLE_CHANGED = "table.changed"
 TABLE_FRAME = "table.frame"
 PRESENCE_CHANGED = "presence.changed"
-
-#: How many tables' last pushed frames one process keeps (``recent_frame``).
-RECENT_TABLES = 1024
 
 #: Seconds one publish may take before it counts as failed.
 PUBLISH_TIMEOUT = 5.0
@@ -89,64 +82,44 @@ def frames_push(
     ``audiences`` are the seats a person holds and None (spectators);
     ``build(audiences)`` makes their frames (``frames.frames_after_move``).
     Frames are built only for audiences someone listens to: first those with
-    a connection in this process (delivered at once, without Redis), then
-    those the channel layer says another process subscribes to, and only
-    those are published: a move nobody watches costs one Redis round trip
-    and no frames, and one watched only here costs no publish. Every frame goes to its audience's
-    group only (``audience_group``), as ``{"type": "table.frame", "after",
-    "user", "frame"}``; ``user`` is the seat's holder, so a connection can
-    refuse a frame meant for someone else.
+    a connection in this process (queued for them at once, without Redis),
+    then those the channel layer says another process subscribes to, and
+    only those are published. A move nobody watches costs one Redis round
+    trip and no frame; one watched only in this process costs no publish.
+    Every frame goes to its audience's group only (``audience_group``), as
+    ``{"type": "table.frame", "after", "user", "frame"}``; ``user`` is the
+    seat's holder, so a connection can refuse a frame meant for someone else.
     """
     layer = get_channel_layer()
     if layer is None or not audiences:
         return
-    label = f"{TABLE_FRAME} to table {table_id}"
     groups = {audience_group(table_id, seat): seat for seat in audiences}
 
     async def send_all() -> None:
-        # This first step runs before anything awaits, so the frames for this
-        # process's own sockets are queued (and remembered for the mover's
-        # socket) before the mover's own coroutine resumes.
         local = getattr(layer, "groups_with_local_members", None)
-        here = local(list(groups)) if local is not None else list(groups)
+        if local is None:  # a layer that cannot tell: every audience, as sent
+            messages = _frames_messages(table_id, build(list(audiences)))
+            await asyncio.gather(*(layer.group_send(g, m) for g, m in messages))
+            return
+        here = local(list(groups))
         first = _frames_messages(table_id, build([groups[g] for g in here]))
-        if local is not None:
-            layer.deliver_local(first)
+        layer.deliver_local(first)
+        # Only what another process listens to goes through Redis.
+        heard = set(await layer.groups_listened(list(groups)))
+        more = _frames_messages(
+            table_id, build([groups[g] for g in heard if g not in here])
+        )
+        remote = [(g, m) for g, m in first if g in heard] + more
+        if remote:
+            await layer.group_send_many(remote, local=False)
 
-        async def rest() -> None:
-            if local is None:  # a layer that cannot tell: every audience
-                await asyncio.gather(*(layer.group_send(g, m) for g, m in first))
-                return
-            # Only what another process listens to goes through Redis.
-            heard = set(await layer.groups_listened(list(groups)))
-            built = {group for group, _ in first}
-            more = _frames_messages(
-                table_id, build([groups[g] for g in heard if g not in built])
-            )
-            remote = [(g, m) for g, m in first if g in heard] + more
-            if remote:
-                await layer.group_send_many(remote, local=False)
-
-        # A slow publish is reported but not cancelled (see _submit).
-        sending = asyncio.ensure_future(rest())
-        await asyncio.wait_for(asyncio.shield(sending), PUBLISH_TIMEOUT)
-
-    future = asyncio.run_coroutine_threadsafe(send_all(), _loop())
-    _pending.add(future)
-    future.add_done_callback(lambda done: _report(done, label))
+    _submit(send_all, f"{TABLE_FRAME} to table {table_id}")
 
 
 def _frames_messages(
     table_id: int, pushed: list[Pushed]
 ) -> list[tuple[str, dict[str, Any]]]:
-    """Remember ``pushed`` (``recent_frame``); their group messages."""
-    if not pushed:
-        return []
-    with _recent_lock:
-        _recent.setdefault(table_id, {}).update((item.seat, item) for item in pushed)
-        _recent.move_to_end(table_id)
-        while len(_recent) > RECENT_TABLES:
-            _recent.popitem(last=False)
+    """The group messages of ``pushed`` frames."""
     return [
         (
             audience_group(table_id, item.seat),
@@ -159,13 +132,6 @@ def _frames_messages(
         )
         for item in pushed
     ]
-
-
-def recent_frame(table_id: int, seat: int | None) -> Pushed | None:
-    """The last frame this process pushed to ``seat`` of the table, if any."""
-    with _recent_lock:
-        frames = _recent.get(table_id)
-        return None if frames is None else frames.get(seat)
 
 
 def table_changed(table_id: int, seq: int, *, seats: bool = False) -> None:
@@ -192,8 +158,6 @@ _own_loop: tuple[int, asyncio.AbstractEventLoop] | None = None
 _own_lock = threading.Lock()
 _pending: set[Future[None]] = set()
 _failing = False
-_recent: OrderedDict[int, dict[int | None, Pushed]] = OrderedDict()
-_recent_lock = threading.Lock()
 
 
 def loop_register(loop: asyncio.AbstractEventLoop) -> None:
@@ -226,20 +190,22 @@ def _publish(group: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    future = _submit(lambda: layer.group_send(group, message))
-    _pending.add(future)
-    label = f"{message['type']} to {group}"
-    future.add_done_callback(lambda done: _report(done, label))
+    _submit(lambda: layer.group_send(group, message), f"{message['type']} to {group}")
 
 
-def _submit(make: Callable[[], Awaitable[None]]) -> Future[None]:
+def _submit(make: Callable[[], Awaitable[None]], label: str) -> None:
+    """Run ``make()`` on the publishing loop; a failure is reported as
+    ``label`` (``layer_failed``), and ``flush`` waits for it."""
+
     async def run() -> None:
         # A slow publish is reported but not cancelled: under load it still
         # arrives late rather than never (a dead Redis fails fast anyway).
         sending = asyncio.ensure_future(make())
         await asyncio.wait_for(asyncio.shield(sending), PUBLISH_TIMEOUT)
 
-    return asyncio.run_coroutine_threadsafe(run(), _loop())
+    future = asyncio.run_coroutine_threadsafe(run(), _loop())
+    _pending.add(future)
+    future.add_done_callback(lambda done: _report(done, label))
 
 
 def layer_failed(what: str, error: BaseException) -> None:
