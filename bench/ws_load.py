@@ -3,7 +3,8 @@
 Usage: ``python bench/ws_load.py [--tables 200] [--moves 40] [--json]``
 (``make bench`` runs it with the defaults; ``--tables 50`` for a quick run).
 
-What it does, on PostgreSQL and Redis, with one daphne process:
+What it does, on PostgreSQL and Redis, with one server process (uvicorn through
+``scripts/web.sh``, as ``make up`` runs it; ``--server daphne`` for ``make run``'s):
 
 1. Sets up a throwaway database (``cardroom_ws_bench_<pid>``, dropped at the
    end) with ``--tables`` four-player Alkort tables in play, a person with an
@@ -16,11 +17,11 @@ What it does, on PostgreSQL and Redis, with one daphne process:
    commit) to the arrival of the frame carrying it, at every seat. Every
    connection must receive every seq after its first frame once, in order:
    lost and duplicated events are counted.
-3. **Floor**: on the same daphne process and Redis, a bare Channels consumer
+3. **Floor**: in the same server process and Redis, a bare Channels consumer
    (``bench/ws_relay.py``) joined to one group per table relays group
    messages to the same number of sockets; this process sends as many
    messages, at the rate Cardroom's moves were played, and measures send to
-   arrival. It is what the channel layer and daphne cost with no database,
+   arrival. It is what the channel layer and the server cost with no database,
    rules or redaction.
 
 Goal (issue 13): Cardroom's p99 <= 3 x the floor's p99 and <= 60 ms, with no
@@ -67,29 +68,10 @@ PING_AFTER = 5.0
 CONNECTING = 32
 
 
-#: How the bench starts its one server process: uvicorn as ``make up`` and the
-#: containers run it (``scripts/web.sh``), or daphne as ``make run`` does.
+#: How the bench starts its one server process: ``scripts/web.sh`` as ``make up``
+#: and the containers run it (uvicorn), or daphne as ``make run`` does.
 SERVERS = {
-    "uvicorn": lambda port: [
-        sys.executable,
-        "-m",
-        "uvicorn",
-        "bench.ws_relay:application",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--loop",
-        "uvloop",
-        "--http",
-        "httptools",
-        "--ws",
-        "websockets-sansio",
-        "--lifespan",
-        "off",
-        "--log-level",
-        "warning",
-    ],
+    "uvicorn": lambda port: ["scripts/web.sh"],
     "daphne": lambda port: [
         sys.executable,
         "-m",
@@ -197,7 +179,13 @@ class Bench:
         self.server = subprocess.Popen(
             SERVERS[self.args.server](self.port),
             cwd=ROOT,
-            env=self.env,
+            env={
+                **self.env,
+                "ASGI_APP": "bench.ws_relay:application",
+                "BIN": str(Path(sys.executable).parent),
+                "HOST": "127.0.0.1",
+                "PORT": str(self.port),
+            },
             start_new_session=True,
         )
         deadline = time.monotonic() + 60

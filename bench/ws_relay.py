@@ -2,7 +2,7 @@
 
 ``ws/bench/relay/<group>/`` is the floor of the live-play benchmark: a bare
 Channels consumer that joins a group and forwards each group message to its
-socket unchanged, with no database and no game. Served by the same daphne
+socket unchanged, with no database and no game. Served by the same server
 process as Cardroom's own routes, on the same channel layer, so the two are
 measured under the same conditions. Not part of the product.
 """

@@ -10,10 +10,12 @@
 #   WEB_WORKERS    uvicorn worker processes (1; more only with Redis, so that
 #                  every process shares the channel layer)
 #   BIN            where uvicorn is installed (.venv/bin; "" for the PATH)
+#   ASGI_APP       the application (config.asgi:application; bench/ws_load.py
+#                  serves its own, Cardroom plus a bare relay, the same way)
 set -euo pipefail
 
 bin=${BIN-.venv/bin}
-exec "${bin:+$bin/}uvicorn" config.asgi:application \
+exec "${bin:+$bin/}uvicorn" "${ASGI_APP:-config.asgi:application}" \
     --host "${HOST:-127.0.0.1}" --port "${PORT:-8000}" \
     --workers "${WEB_WORKERS:-1}" \
     --loop uvloop --http httptools --ws websockets-sansio \
