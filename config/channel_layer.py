@@ -16,6 +16,12 @@ Three additions to the stock layer:
   without waiting for Redis.
 * **Several groups in one round trip** (``group_send_many``): a move's frames
   for every audience of a table go out in one pipeline.
+* **Publishing without a loop.** A thread that has no event loop and no
+  local member to serve first (a Celery worker, a management command, a
+  server process with no socket yet) publishes through ``sync_publisher``:
+  redis-py's blocking client on the calling thread. Handing every move to a
+  background loop instead cost the mover more than the round trip itself: the
+  two threads took turns at the GIL at every step (docs/performance.md).
 * **A lost Redis is announced.** When the subscription's connection breaks,
   every local channel receives ``{"type": "layer.failed"}`` (the table socket
   closes with 4503, so its client reconnects and resyncs), and the layer
@@ -28,15 +34,23 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import threading
 import uuid
 from typing import Any
 
+import redis
 from channels_redis.pubsub import (
     RedisPubSubChannelLayer,
     RedisPubSubLoopLayer,
     RedisSingleShardConnection,
 )
-from channels_redis.utils import _close_redis, _wrap_close
+from channels_redis.utils import (
+    _close_redis,
+    _consistent_hash,
+    _wrap_close,
+    decode_hosts,
+)
 from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
@@ -46,6 +60,9 @@ LAYER_FAILED = "layer.failed"
 
 #: Errors of a broken connection to Redis.
 CONNECTION_ERRORS = (RedisError, OSError)
+
+#: Seconds a blocking publish may wait to connect or for an answer.
+SYNC_TIMEOUT = 2.0
 
 
 class _Shard(RedisSingleShardConnection):  # type: ignore[misc]
@@ -208,8 +225,89 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
                 await shard.publish_many(batch)
 
 
+class SyncPublisher:
+    """Publishing from a thread, blocking, through redis-py's own client.
+
+    Sends exactly what ``LocalFirstLoopLayer.group_send_many`` sends (same
+    channel names, shards, serializer and origin tag), so subscribers cannot
+    tell the two apart. It subscribes to nothing, so every subscriber it
+    finds is a listener. One connection pool per shard and process; redis-py
+    opens a fresh pool in a forked child.
+    """
+
+    def __init__(self, layer: LocalFirstPubSubLayer) -> None:
+        hosts = decode_hosts(layer._kwargs.get("hosts"))
+        self._prefix: str = layer._kwargs.get("prefix", "asgi")
+        self._serialize = layer.serialize
+        self._origin = uuid.uuid4().bytes
+        self._shards = [redis.Redis(connection_pool=_sync_pool(h)) for h in hosts]
+
+    def channel_name(self, group: str) -> str:
+        """The Redis channel of ``group``."""
+        return f"{self._prefix}__group__{group}"
+
+    def _by_shard(self, names: list[str]) -> dict[int, list[str]]:
+        shards: dict[int, list[str]] = {}
+        for name in names:
+            shards.setdefault(_consistent_hash(name, len(self._shards)), []).append(
+                name
+            )
+        return shards
+
+    def groups_listened(self, groups: list[str]) -> list[str]:
+        """The ``groups`` some process subscribes to (``PUBSUB NUMSUB``)."""
+        by_name = {self.channel_name(g): g for g in groups}
+        heard = []
+        for shard, names in self._by_shard(list(by_name)).items():
+            for name, count in self._shards[shard].pubsub_numsub(*names):
+                if count:
+                    heard.append(by_name[name.decode()])
+        return heard
+
+    def group_send_many(self, items: list[tuple[str, dict[str, Any]]]) -> None:
+        """Publish each ``(group, message)``: one pipeline per shard."""
+        data = {
+            self.channel_name(g): self._origin + self._serialize(m) for g, m in items
+        }
+        for shard, names in self._by_shard(list(data)).items():
+            with self._shards[shard].pipeline(transaction=False) as pipe:
+                for name in names:
+                    pipe.publish(name, data[name])
+                pipe.execute()
+
+
+def _sync_pool(host: dict[str, Any]) -> redis.ConnectionPool:
+    """A blocking connection pool for one of the layer's ``hosts`` entries."""
+    host = {
+        "socket_connect_timeout": SYNC_TIMEOUT,
+        "socket_timeout": SYNC_TIMEOUT,
+        **host,
+    }
+    if "master_name" in host:
+        raise ValueError("sync_publisher does not support Redis Sentinel hosts")
+    address = host.pop("address", None)
+    if address is not None:
+        return redis.ConnectionPool.from_url(address, **host)
+    return redis.ConnectionPool(**host)
+
+
 class LocalFirstPubSubLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
     """``channels_redis.pubsub.RedisPubSubChannelLayer``, local delivery first."""
+
+    _publisher: tuple[int, SyncPublisher] | None = None
+    _publisher_lock = threading.Lock()
+
+    def has_local_members(self) -> bool:
+        """Whether a group has a member on any loop of this process (then a
+        message goes through that loop, to reach it at once)."""
+        return any(layer.groups for layer in list(self._layers.values()))
+
+    def sync_publisher(self) -> SyncPublisher:
+        """This process's blocking publisher (``SyncPublisher``)."""
+        with self._publisher_lock:
+            if self._publisher is None or self._publisher[0] != os.getpid():
+                self._publisher = (os.getpid(), SyncPublisher(self))
+            return self._publisher[1]
 
     def deserialize(self, message: Any) -> Any:
         """Messages of this loop arrive as they were sent (``_local``)."""

@@ -13,14 +13,17 @@ The table's shared group, ``table-<id>``, carries only what every seat may
 know: :func:`table_changed` (the log or the seats changed, with no game data:
 each connection reads and redacts for itself) and :func:`presence_changed`.
 
-Publishing never blocks the caller and never builds an event loop per
-message. In a server process the messages go out on the server's own loop
-(``loop_register``, called by the ASGI entry point); anywhere else (Celery
-workers, the scheduler thread before any request, management commands, tests)
-one background loop per process does it, so each process keeps one set of
-Redis connections. A failing channel layer is logged once, not per move, and
-again when it works again; moves are committed either way and clients catch
-up with ``sync``.
+Publishing never builds an event loop per message. While a socket of this
+process listens, messages go out on the loop that serves it (the server's
+own, ``loop_register``, called by the ASGI entry point), so its own sockets
+get them without Redis. Otherwise (Celery workers, management commands, the
+scheduler thread, a server with no socket yet) the calling thread publishes
+itself, blocking, through the layer's ``sync_publisher``: one Redis round
+trip when nobody listens, and no second thread taking the GIL from the mover.
+A layer without one (the in-memory layer) is served by one background loop
+per process. A failing channel layer is logged once, not per move, and again
+when it works again; moves are committed either way and clients catch up with
+``sync``.
 """
 
 from __future__ import annotations
@@ -94,6 +97,18 @@ def frames_push(
     if layer is None or not audiences:
         return
     groups = {audience_group(table_id, seat): seat for seat in audiences}
+    label = f"{TABLE_FRAME} to table {table_id}"
+    direct = _direct_publisher(layer)
+    if direct is not None:
+
+        def send_direct() -> None:
+            heard = direct.groups_listened(list(groups))
+            if heard:
+                built = build([groups[g] for g in heard])
+                direct.group_send_many(_frames_messages(table_id, built))
+
+        _run_direct(send_direct, label)
+        return
 
     async def send_all() -> None:
         local = getattr(layer, "groups_with_local_members", None)
@@ -113,7 +128,7 @@ def frames_push(
         if remote:
             await layer.group_send_many(remote, local=False)
 
-    _submit(send_all, f"{TABLE_FRAME} to table {table_id}")
+    _submit(send_all, label)
 
 
 def _frames_messages(
@@ -186,11 +201,44 @@ def _background_loop() -> asyncio.AbstractEventLoop:
         return _own_loop[1]
 
 
+def _direct_publisher(layer: Any) -> Any | None:
+    """The layer's blocking publisher, for a thread without a running loop
+    in a process with no socket to serve first; None while one listens here,
+    on a loop's own thread (never block it), or if the layer has none."""
+    make = getattr(layer, "sync_publisher", None)
+    if make is None or layer.has_local_members() or _loop_running():
+        return None
+    return make()
+
+
+def _loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+def _run_direct(send: Callable[[], None], label: str) -> None:
+    """Publish on the calling thread; a failure is reported, never raised."""
+    try:
+        send()
+    except LAYER_ERRORS as error:
+        _result(label, error)
+    else:
+        _result(label, None)
+
+
 def _publish(group: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    _submit(lambda: layer.group_send(group, message), f"{message['type']} to {group}")
+    label = f"{message['type']} to {group}"
+    direct = _direct_publisher(layer)
+    if direct is not None:
+        _run_direct(lambda: direct.group_send_many([(group, message)]), label)
+        return
+    _submit(lambda: layer.group_send(group, message), label)
 
 
 def _submit(make: Callable[[], Awaitable[None]], label: str) -> None:
@@ -223,9 +271,12 @@ def layer_failed(what: str, error: BaseException) -> None:
 
 
 def _report(done: Future[None], label: str) -> None:
-    global _failing
     _pending.discard(done)
-    error = None if done.cancelled() else done.exception()
+    _result(label, None if done.cancelled() else done.exception())
+
+
+def _result(label: str, error: BaseException | None) -> None:
+    global _failing
     if error is not None:
         layer_failed(label, error)
     elif _failing:

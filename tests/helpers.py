@@ -66,8 +66,6 @@ def free_port() -> int:
 class OwnRedis:
     """A private ``redis-server`` on a free port that a test can stop and start."""
 
-    """A private ``redis-server`` that can be stopped and started again."""
-
     def __init__(self, workdir: Path) -> None:
         self.port, self.workdir = free_port(), workdir
         self.process: subprocess.Popen[bytes] | None = None

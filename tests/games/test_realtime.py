@@ -149,3 +149,105 @@ def test_a_frame_watched_only_in_this_process_is_not_published() -> None:
         spy.close()
     assert got["frame"] == {"seq": 5, "seat": 0}
     assert published is None
+
+
+def _spy(group: str) -> Any:
+    """A plain Redis subscriber to ``group``'s channel: another process."""
+    import redis as redis_py
+    from django.conf import settings
+
+    spy = redis_py.Redis.from_url(settings.CHANNEL_LAYER_URL).pubsub()
+    spy.subscribe(get_channel_layer().sync_publisher().channel_name(group))
+    spy.get_message(timeout=1)  # the subscribe confirmation
+    return spy
+
+
+def test_a_process_without_sockets_publishes_from_the_calling_thread() -> None:
+    """A Celery worker or a command publishes itself, blocking: by the time
+    ``frames_push`` returns, the listener's frame is in Redis, and nothing was
+    handed to a background loop. Only the listened audience is built."""
+    layer = get_channel_layer()
+    assert not layer.has_local_members()
+    asked: list[list[Any]] = []
+
+    def build(only: list[Any]) -> list[Any]:
+        asked.append(only)
+        return [_pushed(seat) for seat in only]
+
+    spy = _spy(realtime.audience_group(987_004, 1))
+    try:
+        realtime.frames_push(987_004, [0, 1, None], build)
+        assert not realtime._pending
+        published = spy.get_message(timeout=1)
+    finally:
+        spy.close()
+    # What the sync publisher sends is what a loop's layer sends: a 16-byte
+    # origin tag, then the layer's serialization.
+    assert layer.deserialize(published["data"][16:]) == {
+        "type": "table.frame",
+        "after": 4,
+        "user": None,
+        "frame": {"seq": 5, "seat": 1},
+    }
+    assert asked == [[1]]
+
+
+def test_the_sync_publisher_reaches_a_loops_members() -> None:
+    """A server process's socket receives what a worker published."""
+    layer = get_channel_layer()
+    publisher = layer.sync_publisher()
+
+    async def go() -> Any:
+        channel = await layer.new_channel()
+        await layer.group_add("table-987005", channel)
+        try:
+            await asyncio.get_running_loop().run_in_executor(
+                None,
+                publisher.group_send_many,
+                [("table-987005", {"type": "table.changed", "seq": 3})],
+            )
+            return await asyncio.wait_for(layer.receive(channel), 5)
+        finally:
+            await layer.group_discard("table-987005", channel)
+
+    assert asyncio.run(go()) == {"type": "table.changed", "seq": 3}
+
+
+def test_a_dead_redis_fails_the_sync_publisher_once_in_the_log(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from config.channel_layer import LocalFirstPubSubLayer
+    from tests.helpers import free_port
+
+    dead = LocalFirstPubSubLayer(hosts=[f"redis://127.0.0.1:{free_port()}/0"])
+    monkeypatch.setattr(realtime, "_failing", False)
+    monkeypatch.setattr(realtime, "get_channel_layer", lambda: dead)
+
+    realtime.table_changed(7, 12)
+    realtime.frames_push(7, [0, None], lambda only: [_pushed(s) for s in only])
+
+    failures = [r.getMessage() for r in caplog.records if r.name == "games.realtime"]
+    assert len(failures) == 1
+    assert failures[0].startswith(
+        "Live notifications are failing (first: table.changed to table-7): "
+        "ConnectionError("
+    )
+
+
+def test_a_loops_own_thread_never_blocks_on_redis(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Called from a running loop, a publish is handed to the publishing loop
+    rather than made there and then."""
+    layer = get_channel_layer()
+    blocking: list[str] = []
+    monkeypatch.setattr(layer, "sync_publisher", lambda: blocking.append("!"))
+
+    async def go() -> None:
+        realtime.table_changed(987_006, 1)
+
+    asyncio.run(go())
+    realtime.flush()
+    assert blocking == []
+    realtime.table_changed(987_006, 2)  # from a plain thread: blocking is fine
+    assert blocking == ["!"]
