@@ -14,11 +14,13 @@ from typing import Any
 
 import psycopg
 from django.db import connection
+from django.db.models.base import DEFERRED
 
 from accounts.models import User
 from games import db
 from games.errors import Conflict, Forbidden, NotFound
 from games.models import Seat, Table, TableStatus
+from games.state_cache import state_known
 from games.state_codec import json_value
 
 
@@ -96,8 +98,19 @@ _TABLE_ATTNAMES = [f.attname for f in _TABLE_FIELDS]
 _TABLE_JSON = frozenset(
     i for i, f in enumerate(_TABLE_FIELDS) if f.get_internal_type() == "JSONField"
 )
+_SEQ, _SEED, _STATE = (
+    _TABLE_ATTNAMES.index(n) for n in ("seq", "seed_sha256", "state")
+)
+# The cached state's JSON stays in the database when this process remembers
+# the decoded state at the row's seq (games.state_cache): the field is then
+# left deferred, and Django reads it on first access should anything need it.
 _LOCK_SQL = "SELECT {} FROM games_table WHERE id = %s FOR UPDATE".format(
-    ", ".join(f'"{f.column}"' for f in _TABLE_FIELDS)
+    ", ".join(
+        'CASE WHEN "seq" = %s AND "seed_sha256" = %s THEN NULL ELSE "state" END'
+        if f.attname == "state"
+        else f'"{f.column}"'
+        for f in _TABLE_FIELDS
+    )
 )
 
 
@@ -106,9 +119,10 @@ def _lock_read_postgresql(
 ) -> tuple[Table, list[tuple[Any, ...]]]:
     """Lock and read the table row, then its seats: one pipelined round trip."""
     prepare = db.prepare()
+    known_seq, known_seed = state_known(table_id) or (-1, "")
     with connection.wrap_database_errors, pg.pipeline():
         locked = psycopg.Cursor(pg)
-        locked.execute(_LOCK_SQL, (table_id,), prepare=prepare)
+        locked.execute(_LOCK_SQL, (known_seq, known_seed, table_id), prepare=prepare)
         seats = psycopg.Cursor(pg)
         seats.execute(_SEATS_SQL, (command_id, table_id), prepare=prepare)
     row = locked.fetchone()
@@ -120,6 +134,8 @@ def _lock_read_postgresql(
         json_value(v) if i in _TABLE_JSON and v is not None else v
         for i, v in enumerate(row)
     ]
+    if (values[_SEQ], values[_SEED]) == (known_seq, known_seed):
+        values[_STATE] = DEFERRED
     return Table.from_db(connection.alias, _TABLE_ATTNAMES, values), rows
 
 

@@ -193,7 +193,7 @@ def test_a_move_runs_its_statements_prepared(table: Table) -> None:
     action_submit(table_id=table.pk, user=bo, action=_action(table), command_id="p")
 
     prepared = _prepared()
-    assert sum("FROM games_table WHERE id = $1 FOR UPDATE" in s for s in prepared) == 1
+    assert sum("FROM games_table WHERE id = $3 FOR UPDATE" in s for s in prepared) == 1
     assert sum("FROM games_seat s" in s for s in prepared) == 1
     assert sum("INSERT INTO games_gameevent" in s for s in prepared) == 1
 
@@ -212,3 +212,27 @@ def test_without_prepared_statements_a_move_prepares_nothing(table: Table) -> No
         assert _prepared() == []
     finally:
         connection.close()  # the next test connects with the settings' threshold
+
+
+def test_a_remembered_state_stays_in_the_database(table: Table) -> None:
+    """When this process remembers the table's decoded state at the row's seq,
+    the lock leaves the cached JSON unread (deferred); a reader still gets it."""
+    from django.db import transaction
+
+    from games import state_cache
+    from games.services.locking import table_lock_seats
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the ORM's lock (SQLite) reads every field")
+    bo = seat_users(table)[1]
+    action_submit(table_id=table.pk, user=bo, action=_action(table))
+    stored = Table.objects.get(pk=table.pk).state
+    with transaction.atomic():
+        locked, _, _ = table_lock_seats(table.pk)
+        assert "state" in locked.get_deferred_fields()
+        assert locked.state == stored  # read on first access
+    state_cache.clear()
+    with transaction.atomic():
+        locked, _, _ = table_lock_seats(table.pk)
+        assert "state" not in locked.get_deferred_fields()
+        assert locked.state == stored
