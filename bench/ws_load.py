@@ -305,14 +305,18 @@ class Bench:
         )
         await all_open.wait()
         began = time.monotonic()
+        assert self.server is not None
+        cpu_began = cpu_seconds(self.server.pid)
         await play
         took = time.monotonic() - began - QUIET
+        cpu = cpu_seconds(self.server.pid) - cpu_began
         return {
             "arrivals": arrivals,
             "per_conn": per_conn,
             "firsts": firsts,
             "moves": sum(moves.values()),
             "seconds": took,
+            "server_cpu_seconds": cpu,
             "errors": errors,
             "pings": pings[0],
         }
@@ -433,6 +437,13 @@ class Bench:
             "sockets": len(tables) * PLAYERS,
             "moves": live["moves"],
             "moves_per_s": round(rate, 1),
+            # What one move costs the server process (every thread): steadier
+            # from run to run than the latencies, which ride on the machine.
+            "server_cpu_ms_per_move": (
+                round(live["server_cpu_seconds"] * 1000 / live["moves"], 2)
+                if live["moves"]
+                else None
+            ),
             "cardroom_p50_ms": round(pct(delays, 0.5) * 1000, 1),
             "cardroom_p99_ms": round(pct(delays, 0.99) * 1000, 1),
             "cardroom_frames": len(delays),
@@ -454,6 +465,16 @@ class Bench:
             round(statistics.fmean(delays) * 1000, 1) if delays else None
         )
         return result
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) process ``pid`` has used so far (Linux)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rpartition(")")[2].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _stop(signum: int, frame: Any) -> None:
@@ -479,7 +500,8 @@ def main() -> None:
         return
     print(
         f"live play: {result['tables']} tables, {result['sockets']} sockets, "
-        f"{result['moves']} moves at {result['moves_per_s']}/s"
+        f"{result['moves']} moves at {result['moves_per_s']}/s, "
+        f"{result['server_cpu_ms_per_move']} ms of server CPU per move"
     )
     print(
         f"  cardroom: commit->frame p50 {result['cardroom_p50_ms']} ms, "
