@@ -1,6 +1,7 @@
 """The ASGI entry point: HTTP goes to Django, WebSockets to Channels.
 
-``make run`` serves it with daphne; ``make up`` and the containers with
+HTTP requests run through ``config.handlers.OneHopASGIHandler`` (one thread
+hop per request). ``make run`` serves it with daphne; ``make up`` and the containers with
 uvicorn (``scripts/web.sh``, see docs/performance.md for why).
 WebSocket routes come from ``games.routing``; the origin check keeps foreign
 pages out, the session cookie authenticates browsers (``AuthMiddlewareStack``)
@@ -14,12 +15,18 @@ import asyncio
 import os
 from typing import Any
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
 # Set Django up before anything imports models (consumers, auth middleware).
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)
+
+from config.handlers import OneHopASGIHandler  # noqa: E402
+
+# HTTP: Django's handler, the middleware chain and views in one thread hop
+# per request (config/handlers.py).
+django_asgi_app = OneHopASGIHandler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

@@ -3,8 +3,10 @@
 Django keeps a cache object per async context, so under an ASGI server every
 request builds a new ``RedisCache``, a new pool and a new TCP connection to
 Redis (the API's throttle reads the cache on every request). This backend
-shares the pools between all of them; redis-py's pools are thread-safe and
-re-created after a fork.
+shares the pools between all of them, and one client object per pool:
+redis-py's pools and clients are thread-safe and re-created after a fork, and
+building a client (its table of reply callbacks) cost more than the command it
+was built for (two per throttled request, docs/performance.md).
 """
 
 import threading
@@ -13,6 +15,7 @@ from typing import Any
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
 _pools: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
+_clients: dict[int, Any] = {}
 _lock = threading.Lock()
 
 
@@ -31,6 +34,17 @@ class SharedPoolClient(RedisCacheClient):  # type: ignore[misc]
                     )
                     _pools[key] = pool
         return pool
+
+    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+        pool = self._get_connection_pool(write)
+        client = _clients.get(id(pool))
+        if client is None:
+            with _lock:
+                client = _clients.setdefault(
+                    id(pool),
+                    self._client(connection_pool=pool),  # type: ignore[attr-defined]
+                )
+        return client
 
 
 class SharedPoolRedisCache(RedisCache):  # type: ignore[misc]
