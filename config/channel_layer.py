@@ -259,7 +259,9 @@ class SyncPublisher:
         by_name = {self.channel_name(g): g for g in groups}
         heard = []
         for shard, names in self._by_shard(list(by_name)).items():
-            for name, count in self._shards[shard].pubsub_numsub(*names):
+            # redis-py types its commands for both clients; this one blocks.
+            counts: Any = self._shards[shard].pubsub_numsub(*names)
+            for name, count in counts:
                 if count:
                     heard.append(by_name[name.decode()])
         return heard
