@@ -227,6 +227,45 @@ def test_a_bots_token_does_not_authenticate(api_client: APIClient) -> None:
     }
 
 
+def test_a_token_authenticates_as_its_user_exactly(api_client: APIClient) -> None:
+    """The token lookup is one plain query: the user it builds is the user
+    the ORM would load, field for field, and the token is the stored one."""
+    from rest_framework.test import APIRequestFactory
+
+    from accounts.authentication import PeopleTokenAuthentication
+
+    person = UserFactory()
+    key = token_for(person)
+    request = APIRequestFactory().get("/", HTTP_AUTHORIZATION=f"Token {key}")
+
+    user, token = PeopleTokenAuthentication().authenticate(request)
+
+    stored = User.objects.get(pk=person.pk)
+    fields = [f.attname for f in User._meta.concrete_fields]
+    assert [getattr(user, f) for f in fields] == [getattr(stored, f) for f in fields]
+    assert (token.key, token.user_id, token.created) == (
+        key,
+        person.pk,
+        Token.objects.get(key=key).created,
+    )
+    assert token.user is user
+
+
+def test_unknown_and_inactive_tokens_are_refused(api_client: APIClient) -> None:
+    api_client.credentials(HTTP_AUTHORIZATION="Token " + "0" * 40)
+    unknown = api_client.get("/api/accounts/me/")
+    person = UserFactory()
+    api_client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(person)}")
+    User.objects.filter(pk=person.pk).update(is_active=False)
+    inactive = api_client.get("/api/accounts/me/")
+
+    assert (unknown.status_code, unknown.json()["message"]) == (401, "Invalid token.")
+    assert (inactive.status_code, inactive.json()["message"]) == (
+        401,
+        "User inactive or deleted.",
+    )
+
+
 def test_me_needs_authentication(api_client: APIClient) -> None:
     response = api_client.get("/api/accounts/me/")
 
