@@ -2,10 +2,7 @@
 # The web process: HTTP and WebSockets of config.asgi under uvicorn, with
 # uvloop and httptools (measured faster than daphne for the HTTP API:
 # docs/performance.md) and the `websockets` library's sans-I/O protocol for
-# live play (lower latency under load than its legacy one), without
-# permessage-deflate: a frame is about a kilobyte, and compressing each one
-# cost the event loop more CPU than any other single step of sending it
-# (docs/performance.md), plus a compressor's memory per socket. `make up`
+# live play (lower latency under load than its legacy one). `make up`
 # (through scripts/up.sh), docker-compose.yml and the Dockerfile all start it.
 # `make run` keeps daphne, Django's own runserver integration.
 #
@@ -21,6 +18,6 @@ bin=${BIN-.venv/bin}
 exec "${bin:+$bin/}uvicorn" "${ASGI_APP:-config.asgi:application}" \
     --host "${HOST:-127.0.0.1}" --port "${PORT:-8000}" \
     --workers "${WEB_WORKERS:-1}" \
-    --loop uvloop --http httptools --ws websockets-sansio --ws-per-message-deflate false \
+    --loop uvloop --http httptools --ws websockets-sansio \
     --lifespan off --no-proxy-headers --no-server-header \
     --log-level "$(echo "${LOG_LEVEL:-info}" | tr '[:upper:]' '[:lower:]')"
