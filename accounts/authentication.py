@@ -21,6 +21,8 @@ from accounts.models import User
 BOT_API_MESSAGE = "Bot accounts are played by the server and cannot use the API."
 
 _USER_FIELDS = User._meta.concrete_fields
+_USER_ATTNAMES = [f.attname for f in _USER_FIELDS]
+_TOKEN_ATTNAMES = ["key", "user_id", "created"]
 _TOKEN_SQL = "SELECT {}, t.created FROM {} t JOIN {} u ON u.{} = t.user_id WHERE t.key = %s".format(
     ", ".join(f'u."{f.column}"' for f in _USER_FIELDS),
     Token._meta.db_table,
@@ -38,11 +40,13 @@ class PeopleTokenAuthentication(TokenAuthentication):
             row = cursor.fetchone()
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        user = User.from_db(connection.alias, None, row[:-1])
+        user = User.from_db(connection.alias, _USER_ATTNAMES, row[:-1])
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         if user.is_bot:
             raise exceptions.AuthenticationFailed(BOT_API_MESSAGE, code="bot_account")
-        token = Token.from_db(connection.alias, None, (key, user.pk, row[-1]))
+        token = Token.from_db(
+            connection.alias, _TOKEN_ATTNAMES, (key, user.pk, row[-1])
+        )
         token.user = user
         return user, token
