@@ -33,7 +33,7 @@ import contextlib
 import logging
 import os
 import threading
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
@@ -98,14 +98,19 @@ def frames_push(
         return
     groups = {audience_group(table_id, seat): seat for seat in audiences}
     label = f"{TABLE_FRAME} to table {table_id}"
+
+    def frames_for(names: Iterable[str]) -> list[tuple[str, dict[str, Any]]]:
+        """The messages of these groups' audiences; nothing built for none."""
+        seats = [groups[g] for g in names]
+        return _frames_messages(table_id, build(seats)) if seats else []
+
     direct = _direct_publisher(layer)
     if direct is not None:
 
         def send_direct() -> None:
-            heard = direct.groups_listened(list(groups))
-            if heard:
-                built = build([groups[g] for g in heard])
-                direct.group_send_many(_frames_messages(table_id, built))
+            messages = frames_for(direct.groups_listened(list(groups)))
+            if messages:
+                direct.group_send_many(messages)
 
         _run_direct(send_direct, label)
         return
@@ -113,17 +118,15 @@ def frames_push(
     async def send_all() -> None:
         local = getattr(layer, "groups_with_local_members", None)
         if local is None:  # a layer that cannot tell: every audience, as sent
-            messages = _frames_messages(table_id, build(list(audiences)))
+            messages = frames_for(groups)
             await asyncio.gather(*(layer.group_send(g, m) for g, m in messages))
             return
         here = local(list(groups))
-        first = _frames_messages(table_id, build([groups[g] for g in here]))
+        first = frames_for(here)
         layer.deliver_local(first)
         # Only what another process listens to goes through Redis.
         heard = set(await layer.groups_listened(list(groups)))
-        more = _frames_messages(
-            table_id, build([groups[g] for g in heard if g not in here])
-        )
+        more = frames_for(g for g in heard if g not in here)
         remote = [(g, m) for g, m in first if g in heard] + more
         if remote:
             await layer.group_send_many(remote, local=False)
