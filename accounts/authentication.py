@@ -20,14 +20,17 @@ from accounts.models import User
 
 BOT_API_MESSAGE = "Bot accounts are played by the server and cannot use the API."
 
-_USER_FIELDS = User._meta.concrete_fields
-_USER_ATTNAMES = [f.attname for f in _USER_FIELDS]
-_TOKEN_ATTNAMES = ["key", "user_id", "created"]
-_TOKEN_SQL = "SELECT {}, t.created FROM {} t JOIN {} u ON u.{} = t.user_id WHERE t.key = %s".format(
-    ", ".join(f'u."{f.column}"' for f in _USER_FIELDS),
-    Token._meta.db_table,
-    User._meta.db_table,
-    User._meta.pk.column,
+_USER_ATTNAMES = [f.attname for f in User._meta.concrete_fields]
+_TOKEN_ATTNAMES = [f.attname for f in Token._meta.concrete_fields]
+# The user's columns, then the token's, in the models' own field order.
+_TOKEN_SQL = (
+    "SELECT {}, {} FROM {} t JOIN {} u ON u.{} = t.user_id WHERE t.key = %s".format(
+        ", ".join(f'u."{f.column}"' for f in User._meta.concrete_fields),
+        ", ".join(f't."{f.column}"' for f in Token._meta.concrete_fields),
+        Token._meta.db_table,
+        User._meta.db_table,
+        User._meta.pk.column,
+    )
 )
 
 
@@ -40,13 +43,12 @@ class PeopleTokenAuthentication(TokenAuthentication):
             row = cursor.fetchone()
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        user = User.from_db(connection.alias, _USER_ATTNAMES, row[:-1])
+        split = len(_USER_ATTNAMES)
+        user = User.from_db(connection.alias, _USER_ATTNAMES, row[:split])
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         if user.is_bot:
             raise exceptions.AuthenticationFailed(BOT_API_MESSAGE, code="bot_account")
-        token = Token.from_db(
-            connection.alias, _TOKEN_ATTNAMES, (key, user.pk, row[-1])
-        )
+        token = Token.from_db(connection.alias, _TOKEN_ATTNAMES, row[split:])
         token.user = user
         return user, token
