@@ -152,6 +152,46 @@ def stack(
             process.stop()
 
 
+#: How long the stack must leave the database alone before a test ends.
+QUIET_FOR = 0.5
+
+
+@pytest.fixture(autouse=True)
+def _stack_settles(transactional_db: None) -> Iterator[None]:
+    """End each live test only once the stack has left the database alone.
+
+    A match's end sets work going after the test has seen the last frame (the
+    worker records the table's statistics; the servers forget closed sockets).
+    Emptying the tables (``transactional_db``'s TRUNCATE, torn down after this)
+    while such a transaction holds row locks deadlocks. So this waits until no
+    other connection to the test database is running a statement or holding a
+    transaction, for ``QUIET_FOR`` seconds in a row.
+    """
+    yield
+    from django.db import connection
+
+    deadline = time.monotonic() + 30
+    quiet_since = None
+    while True:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid() "
+                "AND state IN ('active', 'idle in transaction', "
+                "'idle in transaction (aborted)')"
+            )
+            (busy,) = cursor.fetchone()
+        now = time.monotonic()
+        if busy:
+            quiet_since = None
+        elif quiet_since is None:
+            quiet_since = now
+        elif now - quiet_since >= QUIET_FOR:
+            return
+        assert now < deadline, "the live stack kept working on the database"
+        time.sleep(0.05)
+
+
 # --- clients -----------------------------------------------------------------
 
 
