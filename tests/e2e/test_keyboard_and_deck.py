@@ -90,7 +90,8 @@ def test_the_32_card_deck_names_its_cards_in_czech(player: Any) -> None:
     person = player()
     sign_up(person)
     page = person.page
-    table_id = create_table(page, "alager", 3, {"deck": 32, "penalty_limit": 1})
+    # A long match: one deal must not end it before this seat's first turn.
+    table_id = create_table(page, "alager", 3, {"deck": 32, "penalty_limit": 99})
     assert wait_turn(page) == "turn"
     names = page.request.get("/api/games/").json()[0]["card_names"]
     hand = page.request.get(f"/api/tables/{table_id}/").json()["view"]["hand"]
