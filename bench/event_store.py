@@ -473,7 +473,7 @@ def service_job(match: Match, count: int, notify: bool = True) -> Callable[[], i
             from games import realtime
 
             realtime.table_changed = lambda table_id, seq, *, seats=False: None  # type: ignore[assignment]
-            realtime.frames_push = lambda table_id, audiences, build: None  # type: ignore[assignment]
+            realtime.frames_push = lambda *args, **kwargs: None  # type: ignore[assignment]
         for _ in range(count):
             match.play()
         return count

@@ -74,7 +74,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     seat: int | None
     last_seq: int | None
     joined: bool = False
-    registered: bool = False  # counted for presence (a seated person)
+    registered: bool = False  # its SeatConnection row exists
     audience: str | None = None  # the audience group joined
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
@@ -129,9 +129,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.close(code=CLOSE_UNKNOWN_TABLE)
             return
         self.seat = opened.seat
-        self.registered = opened.seat is not None
-        # The audience group before the first read, as for the table's group.
-        await self._audience_join(opened.seat)
+        self.registered = True
+        # The audience group before the first read, as for the table's group
+        # (the registration already names it).
+        await self._audience_join(opened.seat, register=False)
         await self._catch_up(after=_after_param(self.scope), always=True)
         seats = await _db(frames.presence_list)(table_id=self.table_id)
         await self.send_json({"type": "presence", "seats": seats})
@@ -282,8 +283,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             audience, self.audience = self.audience, None
             await self.channel_layer.group_discard(audience, self.channel_name)
 
-    async def _audience_join(self, seat: int | None) -> None:
-        """Receive the frames pushed to ``seat``'s audience (None: spectators)."""
+    async def _audience_join(self, seat: int | None, *, register: bool = True) -> None:
+        """Receive the frames pushed to ``seat``'s audience (None: spectators),
+        and register it (``register``), before the next read: moves push
+        frames only to audiences with a registered socket."""
         group = realtime.audience_group(self.table_id, seat)
         if group == self.audience:
             return
@@ -291,6 +294,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.channel_layer.group_discard(self.audience, self.channel_name)
         await self.channel_layer.group_add(group, self.channel_name)
         self.audience = group
+        if register and self.registered:
+            await _db(presence.connection_moved)(
+                table_id=self.table_id, channel_name=self.channel_name, seat=seat
+            )
 
     @classmethod
     async def encode_json(cls, content: Any) -> str:

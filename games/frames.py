@@ -328,7 +328,9 @@ def presence_list(*, table_id: int) -> list[dict[str, Any]]:
     """
     fresh = timezone.now() - timedelta(seconds=PRESENCE_STALE_SECONDS)
     online = set(
-        SeatConnection.objects.filter(table_id=table_id, seen_at__gte=fresh)
+        SeatConnection.objects.filter(
+            table_id=table_id, seat__isnull=False, seen_at__gte=fresh
+        )
         .values_list("seat", flat=True)
         .distinct()
     )

@@ -62,6 +62,11 @@ class Table(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
+    #: Not a column: the audiences (seat, or None for spectators) with an open
+    #: socket, as the row lock's read found them (``table_lock_seats`` on
+    #: PostgreSQL); None where they were not read.
+    listening: frozenset[int | None] | None = None
+
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [
@@ -200,17 +205,25 @@ class SeatTimeout(models.Model):
 
 
 class SeatConnection(models.Model):
-    """One open WebSocket of a seated person (presence: who is at the table).
+    """One open WebSocket on a table, and the audience it listens to.
 
-    A row is added when the socket connects and removed when it closes;
-    ``seen_at`` is refreshed by the client's pings, so rows a crashed server
-    process left behind stop counting after ``PRESENCE_STALE_SECONDS``.
+    A row is added when the socket connects and removed when it closes.
+    ``seat`` is the audience (docs/live-protocol.md): the seat a person holds,
+    or None for a spectator. Two things read the rows:
+
+    * presence: the seats with a fresh row are connected; ``seen_at`` is
+      refreshed by the client's pings, so rows a crashed server process left
+      behind stop counting after ``PRESENCE_STALE_SECONDS``;
+    * a move: the row lock's read lists the audiences with a row, so frames
+      are built and published only for those (``games.services.locking``).
+      A row is written under a share lock on the table row, so a move either
+      sees it or commits before the socket's first read.
     """
 
     table = models.ForeignKey(
         Table, on_delete=models.CASCADE, related_name="+", db_index=False
     )
-    seat = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
     channel_name = models.CharField(max_length=200, unique=True)
     seen_at = models.DateTimeField()
 
@@ -220,6 +233,8 @@ class SeatConnection(models.Model):
         ]
 
     def __str__(self) -> str:
+        if self.seat is None:
+            return f"Table {self.table_id} spectator connected"
         return f"Table {self.table_id} seat {self.seat} connected"
 
 

@@ -18,8 +18,10 @@ process listens, messages go out on the loop that serves it (the server's
 own, ``loop_register``, called by the ASGI entry point), so its own sockets
 get them without Redis. Otherwise (Celery workers, management commands, the
 scheduler thread, a server with no socket yet) the calling thread publishes
-itself, blocking, through the layer's ``sync_publisher``: one Redis round
-trip when nobody listens, and no second thread taking the GIL from the mover.
+itself, blocking, through the layer's ``sync_publisher``, with no second
+thread taking the GIL from the mover. A move knows from its row lock's read
+which audiences have a socket anywhere (``SeatConnection``), so one nobody
+watches publishes nothing and asks Redis nothing.
 A layer without one (the in-memory layer) is served by one background loop
 per process. A failing channel layer is logged once, not per move, and again
 when it works again; moves are committed either way and clients catch up with
@@ -33,7 +35,7 @@ import contextlib
 import logging
 import os
 import threading
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
@@ -79,20 +81,30 @@ def frames_push(
     table_id: int,
     audiences: Sequence[int | None],
     build: Callable[[list[int | None]], list[Pushed]],
+    *,
+    listening: Collection[int | None] | None = None,
 ) -> None:
     """Send each audience its own frame of a committed change (on commit).
 
     ``audiences`` are the seats a person holds and None (spectators);
     ``build(audiences)`` makes their frames (``frames.frames_after_move``).
-    Frames are built only for audiences someone listens to: first those with
-    a connection in this process (queued for them at once, without Redis),
-    then those the channel layer says another process subscribes to, and
-    only those are published. A move nobody watches costs one Redis round
-    trip and no frame; one watched only in this process costs no publish.
+    Frames are built only for audiences someone listens to:
+
+    * ``listening``, when the move's row lock read it (the audiences with a
+      registered socket, ``SeatConnection``): only those. A move nobody
+      watches then costs nothing here, and a process without sockets of its
+      own publishes to them without asking Redis who listens.
+    * Otherwise, or in a process that has sockets, first the audiences with
+      a connection in this process (queued for them at once, without Redis),
+      then those the channel layer says another process subscribes to (one
+      ``PUBSUB NUMSUB``), and only those are published.
+
     Every frame goes to its audience's group only (``audience_group``), as
     ``{"type": "table.frame", "after", "user", "frame"}``; ``user`` is the
     seat's holder, so a connection can refuse a frame meant for someone else.
     """
+    if listening is not None:
+        audiences = [seat for seat in audiences if seat in listening]
     layer = get_channel_layer()
     if layer is None or not audiences:
         return
@@ -108,7 +120,11 @@ def frames_push(
     if direct is not None:
 
         def send_direct() -> None:
-            messages = frames_for(direct.groups_listened(list(groups)))
+            # No socket here: whoever listens is in another process.
+            names = list(groups)
+            if listening is None:
+                names = direct.groups_listened(names)
+            messages = frames_for(names)
             if messages:
                 direct.group_send_many(messages)
 

@@ -135,7 +135,8 @@ def _frames_push(
 
     The frames are built after the commit, so the table row is not held
     while they are, and only for audiences someone listens to
-    (``realtime.frames_push``). If building fails (a rules bug), the table is
+    (``realtime.frames_push``; ``table.listening`` when the row lock read
+    them). If building fails (a rules bug), the table is
     announced instead and every connection reads its own frame: slower,
     never lost.
     """
@@ -156,7 +157,9 @@ def _frames_push(
             realtime.table_changed(table.pk, table.seq)
             return []
 
-    realtime.frames_push(table.pk, frames.audiences(seats), build)
+    realtime.frames_push(
+        table.pk, frames.audiences(seats), build, listening=table.listening
+    )
 
 
 def _table_finished_send(table_id: int) -> None:

@@ -72,6 +72,13 @@ def table_lock_seats(
     snapshot, only once the first holds the lock
     (``tests/games/services/test_locking.py`` holds it to that). Elsewhere
     (SQLite) the ORM locks and the same seats query follows.
+
+    On PostgreSQL the same round trip also reads which audiences have an
+    open socket (``SeatConnection``), as ``table.listening``: the move's
+    frames are built and published for those only, and a move nobody
+    watches costs no Redis round trip (``games.realtime.frames_push``). A
+    socket registers under ``table_share_lock``, so a move that does not see
+    its row commits before the socket's first read.
     """
     pg = db.pg_connection()
     if pg is not None:
@@ -114,10 +121,15 @@ _LOCK_SQL = "SELECT {} FROM games_table WHERE id = %s FOR UPDATE".format(
 )
 
 
+_LISTENING_SQL = "SELECT DISTINCT seat FROM games_seatconnection WHERE table_id = %s"
+
+
 def _lock_read_postgresql(
     pg: Any, table_id: int, command_id: str | None
 ) -> tuple[Table, list[tuple[Any, ...]]]:
-    """Lock and read the table row, then its seats: one pipelined round trip."""
+    """Lock and read the table row, then its seats and listening audiences:
+    one pipelined round trip (each statement after the lock reads what the
+    previous holder committed, see ``table_lock_seats``)."""
     prepare = db.prepare()
     known_seq, known_seed = state_known(table_id) or (-1, "")
     with connection.wrap_database_errors, pg.pipeline():
@@ -125,8 +137,11 @@ def _lock_read_postgresql(
         locked.execute(_LOCK_SQL, (known_seq, known_seed, table_id), prepare=prepare)
         seats = psycopg.Cursor(pg)
         seats.execute(_SEATS_SQL, (command_id, table_id), prepare=prepare)
+        listening = psycopg.Cursor(pg)
+        listening.execute(_LISTENING_SQL, (table_id,), prepare=prepare)
     row = locked.fetchone()
     rows = seats.fetchall()
+    heard = frozenset(seat for (seat,) in listening.fetchall())
     if row is None:
         raise NotFound("not_found", f"Table {table_id} does not exist.")
     # Django reads JSON columns as text and parses them itself; so do we.
@@ -136,7 +151,26 @@ def _lock_read_postgresql(
     ]
     if (values[_SEQ], values[_SEED]) == (known_seq, known_seed):
         values[_STATE] = DEFERRED
-    return Table.from_db(connection.alias, _TABLE_ATTNAMES, values), rows
+    table = Table.from_db(connection.alias, _TABLE_ATTNAMES, values)
+    table.listening = heard
+    return table, rows
+
+
+def table_share_lock(table_id: int) -> None:
+    """Wait for a move in progress on the table, and hold off the next one,
+    until the surrounding transaction ends (``FOR KEY SHARE``: it conflicts
+    with a move's row lock, not with other share locks or foreign keys).
+
+    Taken where a socket registers the audience it listens to
+    (``games.services.presence``): a move that locks the row later sees the
+    registration, one that held it committed first, so the socket's next read
+    has it. Nothing to do where moves do not read the registrations (SQLite).
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT 1 FROM games_table WHERE id = %s FOR KEY SHARE", [table_id]
+            )
 
 
 def person_seat(seats: list[Seat], user: User, table: Table) -> Seat:

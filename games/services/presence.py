@@ -1,8 +1,10 @@
-"""Who is at the table: WebSocket connections of seated people, and away seats.
+"""Who is at the table: its WebSocket connections, and away seats.
 
-A seated person's socket registers a ``SeatConnection`` when it opens and
-removes it when it closes; every change is followed, on commit, by the table's
-presence list (``games.frames.presence_list``) sent to everyone watching. A
+Every socket registers a ``SeatConnection`` (the audience it listens to) when
+it opens and removes it when it closes. A seated person's connections make
+the seat present; every change to those is followed, on commit, by the
+table's presence list (``games.frames.presence_list``) sent to everyone
+watching. A
 person whose seat was marked away (turn timers, ``games.services.timers``) is
 back when they act or reconnect: :func:`seat_back` clears the mark and
 restarts the move's clock.
@@ -20,7 +22,7 @@ from accounts.models import User
 from games import frames, realtime
 from games.models import Seat, SeatConnection, Table, TableStatus
 from games.services.followups import turn_timer_due, turn_timer_schedule
-from games.services.locking import table_lock
+from games.services.locking import table_lock, table_share_lock
 from games.services.recording import state_load
 
 
@@ -67,31 +69,53 @@ class Opened:
 def connection_open(*, table_id: int, user: User | None, channel_name: str) -> Opened:
     """Register a socket on table ``table_id``; ``NotFound`` if there is none.
 
-    A seated person's socket counts for presence, and brings an away seat
-    back (``seat_back``). Lock: the table row, only to bring a seat back.
+    Every socket registers the audience it listens to (its seat, or None for
+    a spectator), so moves know whom to build frames for
+    (``SeatConnection``); the consumer joins that audience's group and reads
+    the table only after this commits. A seated person's socket also counts
+    for presence, and brings an away seat back (``seat_back``). Lock: the
+    table row, shared (``table_share_lock``), or exclusive to bring a seat
+    back.
     """
     seat = frames.seat_find(table_id=table_id, user_id=user.pk if user else None)
-    if seat is None:
-        return Opened(seat=None)
+    row = None
+    if seat is not None:
+        row = Seat.objects.filter(table_id=table_id, index=seat).first()
+    back = row is not None and (row.away or row.timeouts)
+    # The exclusive lock is taken first, not after a share lock: two sockets
+    # upgrading their share locks on one table would deadlock.
+    table = table_lock(table_id) if back else None
+    if table is None:
+        table_share_lock(table_id)
     SeatConnection.objects.create(
         table_id=table_id, seat=seat, channel_name=channel_name, seen_at=timezone.now()
     )
-    row = Seat.objects.filter(table_id=table_id, index=seat).first()
-    if row is not None and (row.away or row.timeouts):
-        table = table_lock(table_id)
+    if table is not None:
         seats = list(table.seats.all())
         mine = next(s for s in seats if s.index == seat)
         seat_back(table=table, seat=mine, seats=seats)
-    else:
+    elif seat is not None:
         presence_send(table_id)
     return Opened(seat=seat)
 
 
 @transaction.atomic
+def connection_moved(*, table_id: int, channel_name: str, seat: int | None) -> None:
+    """A socket now listens to ``seat``'s audience (its seat changed hands,
+    or a spectator took a seat); the consumer reads the table after this
+    commits. Lock: the table row, shared (``table_share_lock``)."""
+    table_share_lock(table_id)
+    SeatConnection.objects.filter(channel_name=channel_name).update(seat=seat)
+    presence_send(table_id)
+
+
+@transaction.atomic
 def connection_close(*, table_id: int, channel_name: str) -> None:
     """Forget a closed socket; tell the table if a seat's presence changed."""
-    deleted, _ = SeatConnection.objects.filter(channel_name=channel_name).delete()
-    if deleted:
+    rows = SeatConnection.objects.filter(channel_name=channel_name)
+    seats = list(rows.values_list("seat", flat=True))
+    rows.delete()
+    if any(seat is not None for seat in seats):
         presence_send(table_id)
 
 

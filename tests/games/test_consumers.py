@@ -17,6 +17,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from django.utils import timezone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,7 +25,7 @@ import rules
 from config.asgi import application
 from games import consumers, event_store, realtime
 from games.apis import ActionSubmitApi
-from games.models import GameEvent, Seat, Table
+from games.models import GameEvent, Seat, SeatConnection, Table
 from games.services import action_submit, table_leave
 from tests.accounts.factories import UserFactory, token_for
 from tests.games.tables import seat_users, table_started
@@ -326,21 +327,40 @@ def test_a_bot_match_reaches_a_watcher_once_and_in_order() -> None:
 
 def test_a_seat_given_to_a_bot_watches_as_a_spectator_from_then_on() -> None:
     table, people = two_people()
-    ada_user = seat_users(table)[0]
+    ada_user, bo_user = seat_users(table)[0], seat_users(table)[1]
+
+    registered = database_sync_to_async(
+        lambda: list(
+            SeatConnection.objects.filter(table=table).values_list("seat", flat=True)
+        )
+    )
 
     async def go() -> None:
         async with Socket(table.pk, people[0]) as ada:
             assert (await ada.next("state"))["seat"] == 0
+            assert await registered() == [0]
             await database_sync_to_async(table_leave)(table_id=table.pk, user=ada_user)
             frame = await ada.next("state")
+            state = GAME.load_state(
+                (await database_sync_to_async(Table.objects.get)(pk=table.pk)).state
+            )
+            # Registered as a spectator now, so the next move reaches her.
+            assert await registered() == [None]
+            await database_sync_to_async(action_submit)(
+                table_id=table.pk,
+                user=bo_user,
+                action=(await database_sync_to_async(legal)(table.pk, 1))[0],
+            )
+            pushed = await ada.next("state")
         assert frame["seat"] is None
-        state = GAME.load_state(
-            (await database_sync_to_async(Table.objects.get)(pk=table.pk)).state
-        )
+        assert pushed["seat"] is None
+        assert pushed["events"]
+        assert pushed["events"][0]["seq"] == frame["seq"] + 1
         assert frame["view"] == GAME.view(state, None)
 
     run(go)
     assert Seat.objects.get(table=table, index=0).bot_level == "basic"
+    assert not SeatConnection.objects.filter(table=table).exists()
 
 
 def test_a_frame_pushed_for_another_holder_of_the_seat_is_not_forwarded() -> None:
@@ -378,10 +398,12 @@ def test_a_missed_push_is_read_from_the_store_on_the_next_one(
     push = realtime.frames_push
     sent: list[int] = []
 
-    def lose_the_first(table_id: int, audiences: Any, build: Any) -> None:
+    def lose_the_first(
+        table_id: int, audiences: Any, build: Any, listening: Any = None
+    ) -> None:
         sent.append(table_id)
         if len(sent) > 1:
-            push(table_id, audiences, build)
+            push(table_id, audiences, build, listening=listening)
 
     monkeypatch.setattr(realtime, "frames_push", lose_the_first)
 
@@ -427,6 +449,13 @@ def test_only_the_seats_own_group_carries_its_cards() -> None:
         for key, group in groups.items():
             channels[key] = await layer.new_channel()
             await layer.group_add(group, channels[key])
+            if key != "table":  # registered, as a socket registers its audience
+                await database_sync_to_async(SeatConnection.objects.create)(
+                    table=table,
+                    seat=key,
+                    channel_name=channels[key],
+                    seen_at=timezone.now(),
+                )
         rng = random.Random(3)
         for _ in range(6):
             fresh = await database_sync_to_async(Table.objects.get)(pk=table.pk)

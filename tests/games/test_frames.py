@@ -100,7 +100,9 @@ def test_pushed_frames_are_the_frames_each_audience_would_read(
     monkeypatch.setattr(
         realtime,
         "frames_push",
-        lambda table_id, audiences, build: pushed.append(build(list(audiences))),
+        lambda table_id, audiences, build, listening=None: pushed.append(
+            build(list(audiences))
+        ),
     )
     monkeypatch.setattr(services.followups, "bot_turn_schedule", lambda *a: None)
     play = random.Random(game_name)

@@ -6,11 +6,12 @@ from typing import Any
 
 import pytest
 from channels.layers import get_channel_layer
+from django.utils import timezone
 
 import rules
-from games import event_store, realtime, signals
+from games import event_store, frames, realtime, signals
 from games.errors import Conflict, Forbidden
-from games.models import GameEvent, ProcessedCommand, Table
+from games.models import GameEvent, ProcessedCommand, SeatConnection, Table
 from games.services import action_submit, table_create
 from tests.accounts.factories import UserFactory
 from tests.games.tables import (
@@ -251,9 +252,13 @@ def test_the_last_move_finishes_the_table(
 def test_live_play_hears_of_each_move_on_commit(
     table: Table, django_capture_on_commit_callbacks: Callable[..., Any]
 ) -> None:
-    """On commit, a watcher's audience group gets the move's frame."""
+    """On commit, a watcher's audience group gets the move's frame (the
+    watcher registered, as every socket does)."""
     layer = get_channel_layer()
     group = realtime.audience_group(table.pk, None)
+    SeatConnection.objects.create(
+        table=table, seat=None, channel_name="watcher", seen_at=timezone.now()
+    )
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         result = action_submit(
             table_id=table.pk, user=seat_users(table)[1], action=_first_legal(table, 1)
@@ -275,6 +280,62 @@ def test_live_play_hears_of_each_move_on_commit(
     assert message["user"] is None
     assert message["frame"]["seq"] == result["seq"]
     assert message["frame"]["seat"] is None
+
+
+def test_a_move_nobody_watches_asks_redis_nothing(
+    table: Table,
+    django_capture_on_commit_callbacks: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The row lock's read says no socket listens: no frame is built, nothing
+    is published, and Redis is not asked who subscribes."""
+    layer = get_channel_layer()
+    publisher = layer.sync_publisher()
+    calls: list[str] = []
+    monkeypatch.setattr(
+        publisher, "groups_listened", lambda groups: calls.append("numsub") or []
+    )
+    monkeypatch.setattr(
+        publisher, "group_send_many", lambda items: calls.append("publish")
+    )
+    built: list[Any] = []
+    monkeypatch.setattr(
+        frames, "frames_after_move", lambda **kwargs: built.append(kwargs) or []
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        action_submit(
+            table_id=table.pk, user=seat_users(table)[1], action=_first_legal(table, 1)
+        )
+    assert calls == []
+    assert built == []
+
+
+def test_only_the_registered_audiences_are_pushed_to_without_asking_redis(
+    table: Table,
+    django_capture_on_commit_callbacks: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A process without sockets publishes the frames of the audiences the
+    row lock found registered, and asks Redis nothing first."""
+    people = seat_users(table)
+    SeatConnection.objects.create(
+        table=table, seat=0, channel_name="ada", seen_at=timezone.now()
+    )
+    publisher = get_channel_layer().sync_publisher()
+    sent: list[Any] = []
+    monkeypatch.setattr(
+        publisher, "groups_listened", lambda groups: pytest.fail("asked Redis")
+    )
+    monkeypatch.setattr(publisher, "group_send_many", sent.extend)
+    with django_capture_on_commit_callbacks(execute=True):
+        result = action_submit(
+            table_id=table.pk, user=people[1], action=_first_legal(table, 1)
+        )
+    assert [group for group, _ in sent] == [realtime.audience_group(table.pk, 0)]
+    message = sent[0][1]
+    assert message["user"] == people[0].pk
+    assert message["frame"]["seat"] == 0
+    assert message["frame"]["seq"] == result["seq"]
 
 
 def test_nothing_is_announced_for_a_refused_move(

@@ -18,13 +18,15 @@ from typing import Any
 
 import pytest
 from django.db import connection, transaction
+from django.utils import timezone
 
 import rules
 from accounts.models import User
 from games.errors import TableError
-from games.models import GameEvent, ProcessedCommand, Seat, Table
+from games.models import GameEvent, ProcessedCommand, Seat, SeatConnection, Table
 from games.services import action_submit
-from games.services.locking import table_lock
+from games.services.locking import table_lock, table_lock_seats
+from games.services.presence import Opened, connection_moved, connection_open
 from tests.accounts.factories import UserFactory
 from tests.games.tables import seat_users, table_started
 
@@ -160,6 +162,58 @@ def test_the_table_row_is_read_as_the_lock_holder_left_it(table: Table) -> None:
         "Fetch the table and try again.",
     )
     assert GameEvent.objects.filter(table=table).count() == seq
+
+
+def test_a_socket_registered_by_the_lock_holder_is_heard_by_the_waiting_move(
+    table: Table,
+) -> None:
+    """The audiences the move pushes to are read after the lock is held."""
+
+    def listening() -> Any:
+        with transaction.atomic():
+            locked, _, _ = table_lock_seats(table.pk)
+            return locked.listening
+
+    def register() -> None:
+        SeatConnection.objects.create(
+            table=table, seat=0, channel_name="ada", seen_at=timezone.now()
+        )
+
+    assert listening() == frozenset()
+    assert _while_locked(table, register, listening) == ("ok", frozenset({0}))
+
+
+def test_a_socket_registers_only_once_the_move_in_progress_committed(
+    table: Table,
+) -> None:
+    """A socket's registration waits for the row lock a move holds, so a move
+    that did not see it has committed before the socket's first read."""
+    result = _while_locked(
+        table,
+        lambda: None,
+        lambda: connection_open(
+            table_id=table.pk, user=seat_users(table)[0], channel_name="ada"
+        ),
+    )
+    assert result == ("ok", Opened(seat=0))
+    assert list(
+        SeatConnection.objects.filter(table=table).values_list("channel_name", "seat")
+    ) == [("ada", 0)]
+
+
+def test_a_socket_changes_audience_only_once_the_move_in_progress_committed(
+    table: Table,
+) -> None:
+    assert connection_open(table_id=table.pk, user=None, channel_name="w") == Opened(
+        seat=None
+    )
+    result = _while_locked(
+        table,
+        lambda: None,
+        lambda: connection_moved(table_id=table.pk, channel_name="w", seat=1),
+    )
+    assert result == ("ok", None)
+    assert SeatConnection.objects.get(channel_name="w").seat == 1
 
 
 def test_an_unknown_table_is_not_found() -> None:
