@@ -7,18 +7,51 @@ through ``sync_to_async``: about sixteen hops between the event loop and a
 thread per request, each a GIL handoff and a wake-up. On two cores that cost
 about 9 ms per request, for a page that takes well under one to build
 (docs/performance.md). Every view here is sync, so this handler loads the
-chain in sync mode and runs it, view included, in a single
-``sync_to_async`` call per request; everything else (reading the body,
-streaming the response, disconnects) is still Django's own ASGI handling.
+chain in sync mode and runs it in a single hop per request, together with
+what Django runs around it in hops of their own: the ``request_started``
+signal, building the request, and (for a response that is not streamed)
+closing it, which sends ``request_finished`` and so hands the thread's
+database connection back to the pool.
+
+The hop goes to a fixed pool of ``WEB_THREADS`` threads, not to a thread
+Django creates and joins for every request (its ``ThreadSensitiveContext``):
+thread creation was about a tenth of a request's samples. Each thread keeps
+its own database connection between the start and the end of a request, as
+Django's own threads do. Reading the body, sending the response, streaming
+files and noticing a client that went away are still Django's own ASGI
+handling.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from django.core.handlers.asgi import ASGIHandler
-from django.http import HttpRequest
+from django.conf import settings
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
+from django.http import FileResponse, HttpResponseBase
+from django.urls import set_script_prefix
+
+_executor: ThreadPoolExecutor | None = None
+_executor_lock = threading.Lock()
+
+
+def http_executor() -> ThreadPoolExecutor:
+    """This process's request threads (``WEB_THREADS``)."""
+    global _executor
+    with _executor_lock:
+        if _executor is None:
+            _executor = ThreadPoolExecutor(
+                max_workers=settings.WEB_THREADS, thread_name_prefix="http"
+            )
+        return _executor
 
 
 class OneHopASGIHandler(ASGIHandler):
@@ -27,7 +60,81 @@ class OneHopASGIHandler(ASGIHandler):
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)
 
-    async def get_response_async(self, request: HttpRequest) -> Any:
-        # thread_sensitive, as Django runs sync code under ASGI: one thread per
-        # request (ASGIHandler.handle's ThreadSensitiveContext).
-        return await sync_to_async(self.get_response, thread_sensitive=True)(request)
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            raise ValueError(
+                f"Django can only handle ASGI/HTTP connections, not {scope['type']}."
+            )
+        # No ThreadSensitiveContext: the request's sync work runs in one hop
+        # on this handler's own threads (_hop).
+        await self.handle(scope, receive, send)
+
+    async def _hop(self, fn: Any) -> Any:
+        return await sync_to_async(
+            fn, thread_sensitive=False, executor=http_executor()
+        )()
+
+    def _respond(self, scope: Any, body_file: Any) -> HttpResponseBase:
+        """Everything a request does in a thread, as Django's ``handle`` does
+        it in several hops: ``request_started``, the request, the middleware
+        chain and the view, and closing a response that is not streamed."""
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, error = self.create_request(scope, body_file)
+        if request is None:
+            assert error is not None  # Django's answer to a bad request
+            response: HttpResponseBase = error
+        else:
+            response = self.get_response(request)
+            response._handler_class = self.__class__  # type: ignore[attr-defined]
+            if isinstance(response, FileResponse):
+                response.block_size = self.chunk_size
+        if not response.streaming:
+            # Its content is in memory: close it here, so request_finished
+            # runs in this thread and returns its database connection.
+            response.close()
+        return response
+
+    async def handle(self, scope: Any, receive: Any, send: Any) -> None:
+        """Django's ``ASGIHandler.handle``, with the sync work in one hop."""
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        set_script_prefix(get_script_prefix(scope))
+
+        async def process_request() -> HttpResponseBase:
+            response: HttpResponseBase = await self._hop(
+                partial(self._respond, scope, body_file)
+            )
+            # The client may go away while the response is sent.
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.send_response(response, send)
+            return response
+
+        # As Django does: notice a disconnect while the response is made.
+        responding = asyncio.create_task(process_request())
+        tasks = [asyncio.create_task(self.listen_for_disconnect(receive)), responding]
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in tasks:
+            if task.done():
+                try:
+                    task.result()
+                except RequestAborted:
+                    pass
+                except AssertionError:
+                    body_file.close()
+                    raise
+            else:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        try:
+            response = responding.result()
+        except asyncio.CancelledError:
+            await self._hop(
+                lambda: signals.request_finished.send(sender=self.__class__)
+            )
+        else:
+            if response.streaming:
+                await self._hop(response.close)
+        body_file.close()

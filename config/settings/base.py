@@ -249,6 +249,11 @@ LIVE_RESYNC_MAX_EVENTS = env.int("LIVE_RESYNC_MAX_EVENTS", default=200)
 # the GIL and delay every socket's frames (docs/performance.md, "Live play").
 LIVE_DB_THREADS = env.int("LIVE_DB_THREADS", default=1)
 
+# Threads one server process runs HTTP requests on (config/handlers.py): a
+# fixed pool rather than a thread per request. Each holds a database
+# connection while it serves a request, so keep it within DB_POOL_MAX_SIZE.
+WEB_THREADS = env.int("WEB_THREADS", default=8)
+
 # --- Health check -----------------------------------------------------------
 
 # Seconds each /healthz probe (Redis ping, Celery worker ping) may take.

@@ -27,28 +27,12 @@ def test_no_middleware_makes_django_adapt_the_async_chain(
     assert adapted == []
 
 
-@pytest.mark.django_db
-def test_a_request_runs_its_middleware_and_view_in_one_thread_hop(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Django's own handler calls every hook of every middleware through
-    ``sync_to_async`` (about sixteen hops a request); ours, one."""
+def _serve(path: str) -> list[dict[str, Any]]:
+    """What the server's own handler (``config.asgi``) sends for a GET."""
     import asyncio
 
-    import asgiref.sync
-
     from config.asgi import django_asgi_app
-    from config.handlers import OneHopASGIHandler
 
-    assert isinstance(django_asgi_app, OneHopASGIHandler)
-    hops: list[str] = []
-    real = asgiref.sync.SyncToAsync.__call__
-
-    async def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
-        hops.append(getattr(self.func, "__qualname__", repr(self.func)))
-        return await real(self, *args, **kwargs)
-
-    monkeypatch.setattr(asgiref.sync.SyncToAsync, "__call__", counted)
     sent: list[dict[str, Any]] = []
     body = [{"type": "http.request", "body": b"", "more_body": False}]
 
@@ -67,8 +51,8 @@ def test_a_request_runs_its_middleware_and_view_in_one_thread_hop(
         "http_version": "1.1",
         "method": "GET",
         "scheme": "http",
-        "path": "/api/games/",
-        "raw_path": b"/api/games/",
+        "path": path,
+        "raw_path": path.encode(),
         "query_string": b"",
         "root_path": "",
         "headers": [(b"host", b"testserver")],
@@ -76,11 +60,73 @@ def test_a_request_runs_its_middleware_and_view_in_one_thread_hop(
         "server": ("testserver", 80),
     }
     asyncio.run(django_asgi_app(scope, receive, send))
+    return sent
+
+
+@pytest.mark.django_db
+def test_a_request_runs_its_middleware_and_view_in_one_thread_hop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Django's own handler calls every hook of every middleware through
+    ``sync_to_async`` (about sixteen hops a request), and the signals around
+    it in hops of their own; ours makes one."""
+    import asgiref.sync
+
+    from config.asgi import django_asgi_app
+    from config.handlers import OneHopASGIHandler
+
+    assert isinstance(django_asgi_app, OneHopASGIHandler)
+    hops: list[str] = []
+    real = asgiref.sync.SyncToAsync.__call__
+
+    async def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        func = getattr(self.func, "func", self.func)  # a partial's function
+        hops.append(getattr(func, "__qualname__", repr(func)))
+        return await real(self, *args, **kwargs)
+
+    monkeypatch.setattr(asgiref.sync.SyncToAsync, "__call__", counted)
+    sent = _serve("/api/games/")
 
     assert sent[0]["status"] == 200
-    assert [h for h in hops if "get_response" in h] == ["BaseHandler.get_response"]
-    assert not any("process_request" in h or "process_response" in h for h in hops)
-    assert "View.as_view.<locals>.view" not in hops
+    # request_started, the middleware chain and view, request_finished: one hop.
+    assert hops == ["OneHopASGIHandler._respond"]
+
+
+@pytest.mark.django_db
+def test_requests_reuse_the_handlers_threads_and_return_their_connections() -> None:
+    """No thread per request: requests run on the handler's pool of threads,
+    and each ends with its thread's database connection closed (back to the
+    pool), as ``request_finished`` does under Django's own handler."""
+    from django.core.signals import request_started
+    from django.db import connections
+
+    from config.handlers import http_executor
+
+    ran_on: list[tuple[str, int]] = []
+
+    def started(**kwargs: Any) -> None:
+        ran_on.append((threading.current_thread().name, threading.get_ident()))
+
+    request_started.connect(started)
+    try:
+        for _ in range(20):
+            assert _serve("/api/games/")[0]["status"] == 200
+    finally:
+        request_started.disconnect(started)
+    # All on the handler's threads (Django's own handler would have made
+    # twenty, ThreadPoolExecutor-<n>_0), one request at a time on few of them.
+    names = {name for name, _ in ran_on}
+    assert all(name.startswith("http_") for name in names)
+    assert len(names) <= 3
+
+    def holds_a_connection() -> bool:
+        return connections["default"].connection is not None
+
+    pool = http_executor()
+    assert not any(pool.submit(holds_a_connection).result() for _ in range(16))
+    # A static file is streamed: it is closed after it was sent.
+    missing = _serve("/static/no-such-file.css")
+    assert missing[0]["status"] == 404
 
 
 @pytest.mark.django_db
