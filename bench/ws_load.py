@@ -182,6 +182,7 @@ class Bench:
             env={
                 **self.env,
                 "ASGI_APP": "bench.ws_relay:application",
+                "WEB_WORKERS": "1",  # one server process, as the floor has
                 "BIN": str(Path(sys.executable).parent),
                 "HOST": "127.0.0.1",
                 "PORT": str(self.port),

@@ -7,17 +7,21 @@
 # `make run` keeps daphne, Django's own runserver integration.
 #
 #   HOST, PORT     where to listen (127.0.0.1:8000)
-#   WEB_WORKERS    uvicorn worker processes (1; more only with Redis, so that
-#                  every process shares the channel layer)
+#   WEB_WORKERS    uvicorn worker processes (default: one per core when
+#                  REDIS_URL is set, so that every process shares the channel
+#                  layer; else 1)
 #   BIN            where uvicorn is installed (.venv/bin; "" for the PATH)
 #   ASGI_APP       the application (config.asgi:application; bench/ws_load.py
 #                  serves its own, Cardroom plus a bare relay, the same way)
 set -euo pipefail
 
 bin=${BIN-.venv/bin}
+if [[ -z "${WEB_WORKERS:-}" ]]; then
+    if [[ -n "${REDIS_URL:-}" ]]; then WEB_WORKERS=$(nproc); else WEB_WORKERS=1; fi
+fi
 exec "${bin:+$bin/}uvicorn" "${ASGI_APP:-config.asgi:application}" \
     --host "${HOST:-127.0.0.1}" --port "${PORT:-8000}" \
-    --workers "${WEB_WORKERS:-1}" \
+    --workers "$WEB_WORKERS" \
     --loop uvloop --http httptools --ws websockets-sansio \
     --lifespan off --no-proxy-headers --no-server-header \
     --log-level "$(echo "${LOG_LEVEL:-info}" | tr '[:upper:]' '[:lower:]')"

@@ -180,3 +180,32 @@ def test_web_sh_serves_http_and_websockets_under_uvicorn(
     output = log_path.read_text()
     assert "Uvicorn running on" in output
     assert "No supported WebSocket library" not in output
+
+
+@pytest.mark.parametrize(
+    ("env", "workers"),
+    [
+        ({}, "1"),
+        ({"REDIS_URL": "redis://127.0.0.1:6379/0"}, str(len(os.sched_getaffinity(0)))),
+        ({"REDIS_URL": "redis://127.0.0.1:6379/0", "WEB_WORKERS": "3"}, "3"),
+    ],
+)
+def test_web_sh_runs_a_process_per_core_when_they_share_redis(
+    tmp_path: Path, env: dict[str, str], workers: str
+) -> None:
+    """Without Redis one process (its channel layer is its own memory); with
+    it, one per core unless ``WEB_WORKERS`` says otherwise."""
+    fake = tmp_path / "uvicorn"
+    fake.write_text('#!/bin/sh\necho "$@"\n')
+    fake.chmod(0o755)
+    done = subprocess.run(
+        ["scripts/web.sh"],
+        cwd=REPO,
+        env={"PATH": os.environ["PATH"], "BIN": str(tmp_path), **env},
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    args = done.stdout.split()
+    assert done.returncode == 0, done.stderr
+    assert args[args.index("--workers") + 1] == workers
