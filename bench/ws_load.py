@@ -121,7 +121,6 @@ class Bench:
             "SECURE_COOKIES": "false",
             "DATABASE_URL": self.db_url,
             "REDIS_URL": self.redis_url,
-            "DB_CONN_MAX_AGE": "60",
             "TASK_RUNNER": "celery",
             "BOT_MOVE_DELAY": "0",
             "CELERY_QUEUE": f"cardroom-ws-bench-{os.getpid()}",
