@@ -304,6 +304,13 @@ class LocalFirstPubSubLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
         message goes through that loop, to reach it at once)."""
         return any(layer.groups for layer in list(self._layers.values()))
 
+    def listener_id(self) -> str:
+        """The id of the running loop's layer (its origin tag, in hex): the
+        sockets it serves are registered with it (``SeatConnection.process``),
+        so a publisher on the same loop knows which listeners it serves
+        itself."""
+        return self._get_layer().origin.hex()
+
     def sync_publisher(self) -> SyncPublisher:
         """This process's blocking publisher (``SyncPublisher``)."""
         with self._publisher_lock:

@@ -123,7 +123,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.joined = True
         try:
             opened = await _db(presence.connection_open)(
-                table_id=self.table_id, user=self.user, channel_name=self.channel_name
+                table_id=self.table_id,
+                user=self.user,
+                channel_name=self.channel_name,
+                process=realtime.listener_id(),
             )
         except NotFound:
             await self.close(code=CLOSE_UNKNOWN_TABLE)

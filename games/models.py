@@ -62,10 +62,11 @@ class Table(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
-    #: Not a column: the audiences (seat, or None for spectators) with an open
-    #: socket, as the row lock's read found them (``table_lock_seats`` on
+    #: Not a column: ``(audience, process)`` of every open socket (audience:
+    #: a seat, or None for spectators; process: ``SeatConnection.process``),
+    #: as the row lock's read found them (``table_lock_seats`` on
     #: PostgreSQL); None where they were not read.
-    listening: frozenset[int | None] | None = None
+    listening: frozenset[tuple[int | None, str]] | None = None
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -214,8 +215,10 @@ class SeatConnection(models.Model):
     * presence: the seats with a fresh row are connected; ``seen_at`` is
       refreshed by the client's pings, so rows a crashed server process left
       behind stop counting after ``PRESENCE_STALE_SECONDS``;
-    * a move: the row lock's read lists the audiences with a row, so frames
-      are built and published only for those (``games.services.locking``).
+    * a move: the row lock's read lists the audiences with a row, and the
+      server processes that hold them (``process``), so frames are built only
+      for those, and go through Redis only for audiences another process
+      holds (``games.services.locking``, ``games.realtime.frames_push``).
       A row is written under a share lock on the table row, so a move either
       sees it or commits before the socket's first read.
     """
@@ -224,6 +227,13 @@ class SeatConnection(models.Model):
         Table, on_delete=models.CASCADE, related_name="+", db_index=False
     )
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    process = models.CharField(
+        max_length=32,
+        blank=True,
+        default="",
+        help_text="The channel layer's id of the server process holding the "
+        "socket (empty: a layer without one).",
+    )
     channel_name = models.CharField(max_length=200, unique=True)
     seen_at = models.DateTimeField()
 

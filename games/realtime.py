@@ -82,7 +82,7 @@ def frames_push(
     audiences: Sequence[int | None],
     build: Callable[[list[int | None]], list[Pushed]],
     *,
-    listening: Collection[int | None] | None = None,
+    listening: Collection[tuple[int | None, str]] | None = None,
 ) -> None:
     """Send each audience its own frame of a committed change (on commit).
 
@@ -90,21 +90,22 @@ def frames_push(
     ``build(audiences)`` makes their frames (``frames.frames_after_move``).
     Frames are built only for audiences someone listens to:
 
-    * ``listening``, when the move's row lock read it (the audiences with a
-      registered socket, ``SeatConnection``): only those. A move nobody
-      watches then costs nothing here, and a process without sockets of its
-      own publishes to them without asking Redis who listens.
-    * Otherwise, or in a process that has sockets, first the audiences with
-      a connection in this process (queued for them at once, without Redis),
-      then those the channel layer says another process subscribes to (one
-      ``PUBSUB NUMSUB``), and only those are published.
+    * ``listening``, when the move's row lock read it: ``(audience,
+      process)`` of every registered socket (``SeatConnection``). Only those
+      audiences get frames: first the ones with a connection in this process
+      (queued for them at once, without Redis), then those another process
+      holds, published through Redis without asking it who listens. A move
+      nobody watches costs nothing here.
+    * Otherwise, the same, but the channel layer is asked which groups
+      another process subscribes to (one ``PUBSUB NUMSUB``).
 
     Every frame goes to its audience's group only (``audience_group``), as
     ``{"type": "table.frame", "after", "user", "frame"}``; ``user`` is the
     seat's holder, so a connection can refuse a frame meant for someone else.
     """
     if listening is not None:
-        audiences = [seat for seat in audiences if seat in listening]
+        heard_anywhere = {seat for seat, _ in listening}
+        audiences = [seat for seat in audiences if seat in heard_anywhere]
     layer = get_channel_layer()
     if layer is None or not audiences:
         return
@@ -141,13 +142,27 @@ def frames_push(
         first = frames_for(here)
         layer.deliver_local(first)
         # Only what another process listens to goes through Redis.
-        heard = set(await layer.groups_listened(list(groups)))
+        if listening is not None:
+            me = layer.listener_id()
+            elsewhere = {seat for seat, process in listening if process != me}
+            heard = {g for g, seat in groups.items() if seat in elsewhere}
+        else:
+            heard = set(await layer.groups_listened(list(groups)))
         more = frames_for(g for g in heard if g not in here)
         remote = [(g, m) for g, m in first if g in heard] + more
         if remote:
             await layer.group_send_many(remote, local=False)
 
     _submit(send_all, label)
+
+
+def listener_id() -> str:
+    """Which server process (event loop) a socket registered from here lives
+    in, as ``SeatConnection.process`` records it; call it on that loop. Empty
+    for a channel layer that has no such id (the in-memory one)."""
+    layer = get_channel_layer()
+    ident = getattr(layer, "listener_id", None)
+    return ident() if ident is not None else ""
 
 
 def _frames_messages(

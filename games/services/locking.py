@@ -74,9 +74,10 @@ def table_lock_seats(
     (SQLite) the ORM locks and the same seats query follows.
 
     On PostgreSQL the same round trip also reads which audiences have an
-    open socket (``SeatConnection``), as ``table.listening``: the move's
-    frames are built and published for those only, and a move nobody
-    watches costs no Redis round trip (``games.realtime.frames_push``). A
+    open socket, and in which server process (``SeatConnection``), as
+    ``table.listening``: the move's frames are built for those only, and
+    published through Redis only for audiences another process holds, with
+    no round trip to ask Redis who listens (``games.realtime.frames_push``). A
     socket registers under ``table_share_lock``, so a move that does not see
     its row commits before the socket's first read.
     """
@@ -121,7 +122,9 @@ _LOCK_SQL = "SELECT {} FROM games_table WHERE id = %s FOR UPDATE".format(
 )
 
 
-_LISTENING_SQL = "SELECT DISTINCT seat FROM games_seatconnection WHERE table_id = %s"
+_LISTENING_SQL = (
+    "SELECT DISTINCT seat, process FROM games_seatconnection WHERE table_id = %s"
+)
 
 
 def _lock_read_postgresql(
@@ -141,7 +144,7 @@ def _lock_read_postgresql(
         listening.execute(_LISTENING_SQL, (table_id,), prepare=prepare)
     row = locked.fetchone()
     rows = seats.fetchall()
-    heard = frozenset(seat for (seat,) in listening.fetchall())
+    heard = frozenset((seat, process) for seat, process in listening.fetchall())
     if row is None:
         raise NotFound("not_found", f"Table {table_id} does not exist.")
     # Django reads JSON columns as text and parses them itself; so do we.

@@ -66,12 +66,15 @@ class Opened:
 
 
 @transaction.atomic
-def connection_open(*, table_id: int, user: User | None, channel_name: str) -> Opened:
+def connection_open(
+    *, table_id: int, user: User | None, channel_name: str, process: str = ""
+) -> Opened:
     """Register a socket on table ``table_id``; ``NotFound`` if there is none.
 
     Every socket registers the audience it listens to (its seat, or None for
-    a spectator), so moves know whom to build frames for
-    (``SeatConnection``); the consumer joins that audience's group and reads
+    a spectator) and the server process holding it (``process``: the
+    channel layer's id for it), so moves know whom to build frames for and
+    which go through Redis (``SeatConnection``); the consumer joins that audience's group and reads
     the table only after this commits. A seated person's socket also counts
     for presence, and brings an away seat back (``seat_back``). Lock: the
     table row, shared (``table_share_lock``), or exclusive to bring a seat
@@ -88,7 +91,11 @@ def connection_open(*, table_id: int, user: User | None, channel_name: str) -> O
     if table is None:
         table_share_lock(table_id)
     SeatConnection.objects.create(
-        table_id=table_id, seat=seat, channel_name=channel_name, seen_at=timezone.now()
+        table_id=table_id,
+        seat=seat,
+        process=process,
+        channel_name=channel_name,
+        seen_at=timezone.now(),
     )
     if table is not None:
         seats = list(table.seats.all())

@@ -344,7 +344,12 @@ def test_a_seat_given_to_a_bot_watches_as_a_spectator_from_then_on() -> None:
             state = GAME.load_state(
                 (await database_sync_to_async(Table.objects.get)(pk=table.pk)).state
             )
-            # Registered as a spectator now, so the next move reaches her.
+            # Registered as a spectator once the frame is out, so the next
+            # move reaches her.
+            for _ in range(100):
+                if await registered() == [None]:
+                    break
+                await asyncio.sleep(0.05)
             assert await registered() == [None]
             await database_sync_to_async(action_submit)(
                 table_id=table.pk,

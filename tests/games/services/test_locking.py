@@ -180,7 +180,7 @@ def test_a_socket_registered_by_the_lock_holder_is_heard_by_the_waiting_move(
         )
 
     assert listening() == frozenset()
-    assert _while_locked(table, register, listening) == ("ok", frozenset({0}))
+    assert _while_locked(table, register, listening) == ("ok", frozenset({(0, "")}))
 
 
 def test_a_socket_registers_only_once_the_move_in_progress_committed(
