@@ -336,6 +336,7 @@ def _act_fields(content: dict[str, Any]) -> dict[str, Any] | None:
             not isinstance(command_id, str)
             or not 1 <= len(command_id) <= 64
             or command_id.strip() != command_id
+            or "\x00" in command_id  # CharField refuses null characters
         ):
             return None
         fields["command_id"] = command_id
