@@ -251,3 +251,50 @@ def test_a_loops_own_thread_never_blocks_on_redis(
     assert blocking == []
     realtime.table_changed(987_006, 2)  # from a plain thread: blocking is fine
     assert blocking == ["!"]
+
+
+def test_registered_listeners_decide_what_goes_through_redis(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With the move's registered listeners known, a server process serves
+    its own sockets itself and publishes only the audiences another process
+    holds, without asking Redis who subscribes."""
+    layer = get_channel_layer()
+    loop = realtime._background_loop()
+    table = 987_007
+    here, there = realtime.audience_group(table, 0), realtime.audience_group(table, 1)
+    spy = _spy(there)
+    quiet = _spy(here)
+
+    async def numsub(groups: Any) -> Any:
+        raise AssertionError("asked Redis who listens")
+
+    async def join() -> tuple[str, str]:
+        monkeypatch.setattr(layer._get_layer(), "groups_listened", numsub)
+        channel = await layer.new_channel()
+        await layer.group_add(here, channel)
+        return channel, realtime.listener_id()
+
+    channel, me = asyncio.run_coroutine_threadsafe(join(), loop).result(5)
+    try:
+        realtime.frames_push(
+            table,
+            [0, 1, None],
+            lambda only: [_pushed(s) for s in only],
+            listening={(0, me), (1, "another-process")},
+        )
+        realtime.flush()
+        got = asyncio.run_coroutine_threadsafe(
+            asyncio.wait_for(layer.receive(channel), 5), loop
+        ).result(6)
+        published = spy.get_message(timeout=1)
+        not_published = quiet.get_message(timeout=0.3)
+    finally:
+        asyncio.run_coroutine_threadsafe(
+            layer.group_discard(here, channel), loop
+        ).result(5)
+        spy.close()
+        quiet.close()
+    assert got["frame"] == {"seq": 5, "seat": 0}
+    assert layer.deserialize(published["data"][16:])["frame"] == {"seq": 5, "seat": 1}
+    assert not_published is None
