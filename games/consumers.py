@@ -32,7 +32,7 @@ from rest_framework import exceptions
 import rules
 from config.errors import api_error_body
 from games import frames, realtime, services
-from games.apis import ActionSubmitApi
+from games.apis import ActionSubmitApi, action_fields
 from games.errors import NotFound, TableError
 from games.services import presence
 from games.state_codec import json_text
@@ -191,7 +191,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             body = api_error_body(NOT_AUTHENTICATED)
             await self._error(body["code"], body["message"], command_id)
             return
-        validated = _act_fields(content)
+        validated = action_fields(content)
         if validated is None:  # not plainly well-formed: REST's own answer
             serializer = ActionSubmitApi.InputSerializer(data=content)
             if not serializer.is_valid():
@@ -311,36 +311,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if isinstance(command_id, str):
             frame["command_id"] = command_id
         await self.send_json(frame)
-
-
-def _act_fields(content: dict[str, Any]) -> dict[str, Any] | None:
-    """The fields of an ``act`` that is plainly well-formed, else None.
-
-    What ``ActionSubmitApi.InputSerializer`` would validate to, for the
-    messages every client sends (an object action, an integer seq, a short
-    trimmed command id), without building a serializer per move; anything
-    else goes through the serializer for REST's exact error messages.
-    """
-    action = content.get("action")
-    if not isinstance(action, dict):
-        return None
-    fields: dict[str, Any] = {"action": action}
-    if "expected_seq" in content:
-        seq = content["expected_seq"]
-        if type(seq) is not int or seq < 0:
-            return None
-        fields["expected_seq"] = seq
-    if "command_id" in content:
-        command_id = content["command_id"]
-        if (
-            not isinstance(command_id, str)
-            or not 1 <= len(command_id) <= 64
-            or command_id.strip() != command_id
-            or "\x00" in command_id  # CharField refuses null characters
-        ):
-            return None
-        fields["command_id"] = command_id
-    return fields
 
 
 def _after_param(scope: dict[str, Any]) -> int | None:

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import rules
 from config.asgi import application
-from games import consumers, event_store, realtime
+from games import apis, event_store, realtime
 from games.apis import ActionSubmitApi
 from games.models import GameEvent, Seat, SeatConnection, Table
 from games.services import action_submit, table_leave
@@ -521,7 +521,7 @@ def test_only_the_seats_own_group_carries_its_cards() -> None:
 def test_the_acts_fast_path_agrees_with_the_rest_serializer(content: Any) -> None:
     """Every act the socket validates without DRF is one DRF accepts, with the
     same fields; everything else is left to DRF's messages."""
-    fast = consumers._act_fields(content)
+    fast = apis.action_fields(content)
     serializer = ActionSubmitApi.InputSerializer(data=content)
     if fast is not None:
         assert serializer.is_valid(), serializer.errors
