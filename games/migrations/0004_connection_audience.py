@@ -14,4 +14,14 @@ class Migration(migrations.Migration):
             name="seat",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
+        migrations.AddField(
+            model_name="seatconnection",
+            name="process",
+            field=models.CharField(
+                blank=True,
+                default="",
+                help_text="The channel layer's id of the server process holding the socket (empty: a layer without one).",
+                max_length=32,
+            ),
+        ),
     ]

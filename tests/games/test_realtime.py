@@ -141,23 +141,24 @@ def test_a_frame_watched_only_in_this_process_is_not_published() -> None:
         await layer.group_add(group, channel)
         return channel
 
-    channel = asyncio.run_coroutine_threadsafe(join(), loop).result(5)
+    channel = _on(loop, join())
     try:
         realtime.frames_push(
             987_003, [0, None], lambda only: [_pushed(s) for s in only]
         )
         realtime.flush()
-        got = asyncio.run_coroutine_threadsafe(
-            asyncio.wait_for(layer.receive(channel), 5), loop
-        ).result(6)
+        got = _on(loop, asyncio.wait_for(layer.receive(channel), 5))
         published = spy.get_message(timeout=0.5)
     finally:
-        asyncio.run_coroutine_threadsafe(
-            layer.group_discard(group, channel), loop
-        ).result(5)
+        _on(loop, layer.group_discard(group, channel))
         spy.close()
     assert got["frame"] == {"seq": 5, "seat": 0}
     assert published is None
+
+
+def _on(loop: asyncio.AbstractEventLoop, coro: Any) -> Any:
+    """Run ``coro`` on ``loop`` (this process's publishing loop) and wait."""
+    return asyncio.run_coroutine_threadsafe(coro, loop).result(6)
 
 
 def _spy(group: str) -> Any:
@@ -275,7 +276,7 @@ def test_registered_listeners_decide_what_goes_through_redis(
         await layer.group_add(here, channel)
         return channel, realtime.listener_id()
 
-    channel, me = asyncio.run_coroutine_threadsafe(join(), loop).result(5)
+    channel, me = _on(loop, join())
     try:
         realtime.frames_push(
             table,
@@ -284,15 +285,11 @@ def test_registered_listeners_decide_what_goes_through_redis(
             listening={(0, me), (1, "another-process")},
         )
         realtime.flush()
-        got = asyncio.run_coroutine_threadsafe(
-            asyncio.wait_for(layer.receive(channel), 5), loop
-        ).result(6)
+        got = _on(loop, asyncio.wait_for(layer.receive(channel), 5))
         published = spy.get_message(timeout=1)
         not_published = quiet.get_message(timeout=0.3)
     finally:
-        asyncio.run_coroutine_threadsafe(
-            layer.group_discard(here, channel), loop
-        ).result(5)
+        _on(loop, layer.group_discard(here, channel))
         spy.close()
         quiet.close()
     assert got["frame"] == {"seq": 5, "seat": 0}
