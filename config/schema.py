@@ -16,7 +16,8 @@ operation takes:
   not over yet).
 
 It also says that an optional query parameter may be empty (DRF reads that as
-"not given"), that a trimmed text field cannot be blank (``pattern: \\S``), and
+"not given"), that text may not hold a NUL character and a trimmed required
+one cannot be blank (``pattern``), and
 ``documented`` describes a field that takes any value on purpose. ``schemathesis``
 then holds the API to the schema (``tests/config/test_schema.py``).
 """
@@ -83,12 +84,22 @@ def documented(field: FieldT, schema: dict[str, Any]) -> FieldT:
     return field
 
 
-def _non_blank_strings(result: dict[str, Any]) -> None:
-    """Say that a request's required-text fields cannot be blank.
+#: A request's text: no NUL character (DRF's CharField refuses it, and
+#: PostgreSQL cannot store it).
+TEXT_PATTERN = "^[^\\u0000]*$"
+#: The same, and not blank: some character other than whitespace.
+NON_BLANK_TEXT_PATTERN = "^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$"
 
-    DRF's ``CharField`` trims whitespace and then refuses an empty string, so
-    " " is refused though ``minLength: 1`` allows it; ``pattern: \\S`` (some
-    character other than whitespace) says what the server checks.
+
+def _text_patterns(result: dict[str, Any]) -> None:
+    """Say what a request's text fields refuse.
+
+    DRF's ``CharField`` refuses a NUL character, and it trims whitespace and
+    then refuses an empty string, so " " is refused though ``minLength: 1``
+    allows it. A ``pattern`` says what the server checks: no NUL in any text
+    field, and for a required one also some character other than whitespace.
+    Fields with an ``enum``, a ``format`` or a pattern of their own are left
+    as they are.
     """
     schemas = result.get("components", {}).get("schemas", {})
     for path_item in result.get("paths", {}).values():
@@ -100,12 +111,14 @@ def _non_blank_strings(result: dict[str, Any]) -> None:
                 ref = media.get("schema", {}).get("$ref", "")
                 component = schemas.get(ref.rsplit("/", 1)[-1], {})
                 for prop in component.get("properties", {}).values():
-                    if (
-                        prop.get("type") == "string"
-                        and prop.get("minLength", 0) >= 1
-                        and not ({"pattern", "enum", "format"} & set(prop))
+                    if prop.get("type") == "string" and not (
+                        {"pattern", "enum", "format"} & set(prop)
                     ):
-                        prop["pattern"] = r"\S"
+                        prop["pattern"] = (
+                            NON_BLANK_TEXT_PATTERN
+                            if prop.get("minLength", 0) >= 1
+                            else TEXT_PATTERN
+                        )
 
 
 def _empty_query_values(result: dict[str, Any]) -> None:
@@ -153,7 +166,7 @@ def _statuses(path: str, method: str, operation: dict[str, Any]) -> set[str]:
 
 def error_responses(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """Add the ``Error`` schema and each operation's error responses."""
-    _non_blank_strings(result)
+    _text_patterns(result)
     _empty_query_values(result)
     components = result.setdefault("components", {}).setdefault("schemas", {})
     components["Error"] = ERROR_SCHEMA
