@@ -392,14 +392,21 @@ class ActionSubmitApi(TableApi):
         view = serializers.DictField()
         legal_actions = serializers.ListField(child=serializers.DictField())
 
-    @extend_schema(request=InputSerializer, responses={200: OutputSerializer})
-    def post(self, request: Request, table_id: int) -> Response:
-        data = request.data
+    @classmethod
+    def validated(cls, data: Any) -> dict[str, Any]:
+        """The move's fields from a request body or an ``act`` message:
+        ``action_fields`` for the plainly well-formed, else the serializer
+        (``ValidationError`` with its messages)."""
         fields = action_fields(data) if isinstance(data, dict) else None
         if fields is None:
-            serializer = self.InputSerializer(data=data)
+            serializer = cls.InputSerializer(data=data)
             serializer.is_valid(raise_exception=True)
             fields = serializer.validated_data
+        return fields
+
+    @extend_schema(request=InputSerializer, responses={200: OutputSerializer})
+    def post(self, request: Request, table_id: int) -> Response:
+        fields = self.validated(request.data)
         result = services.action_submit(table_id=table_id, user=request.user, **fields)
         # The service's answer already has exactly this shape (and is what a
         # retried command_id returns); OutputSerializer documents it. Running

@@ -32,7 +32,7 @@ from rest_framework import exceptions
 import rules
 from config.errors import api_error_body
 from games import frames, realtime, services
-from games.apis import ActionSubmitApi, action_fields
+from games.apis import ActionSubmitApi
 from games.errors import NotFound, TableError
 from games.services import presence
 from games.state_codec import json_text
@@ -191,14 +191,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             body = api_error_body(NOT_AUTHENTICATED)
             await self._error(body["code"], body["message"], command_id)
             return
-        validated = action_fields(content)
-        if validated is None:  # not plainly well-formed: REST's own answer
-            serializer = ActionSubmitApi.InputSerializer(data=content)
-            if not serializer.is_valid():
-                body = api_error_body(exceptions.ValidationError(serializer.errors))
-                await self._error(body["code"], body["message"], command_id)
-                return
-            validated = serializer.validated_data
+        try:  # REST's own validation, and its answer to a bad request
+            validated = ActionSubmitApi.validated(content)
+        except exceptions.ValidationError as exc:
+            body = api_error_body(exc)
+            await self._error(body["code"], body["message"], command_id)
+            return
         try:
             await _db(services.action_submit)(
                 table_id=self.table_id, user=self.user, **validated

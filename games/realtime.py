@@ -143,7 +143,7 @@ def frames_push(
         layer.deliver_local(first)
         # Only what another process listens to goes through Redis.
         if listening is not None:
-            me = layer.listener_id()
+            me = listener_id()
             elsewhere = {seat for seat, process in listening if process != me}
             heard = {g for g, seat in groups.items() if seat in elsewhere}
         else:
