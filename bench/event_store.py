@@ -11,11 +11,11 @@ One client (interleaved block by block, so all see the same machine):
 - **raw**: single-row ``INSERT`` commits (autocommit, psycopg) into a copy of
   ``games_gameevent`` (same columns, indexes, unique key, foreign keys; no
   trigger) with payloads from a real match: what one durable write costs.
-- **floor**: the move's transaction in bare SQL (psycopg, prepared): one
-  pipeline locking the table row and reading its seats with the transaction's
-  BEGIN, one statement appending the event and rewriting the cached state,
-  COMMIT, on copies of the tables. No Python, Django or rules: the ceiling
-  for this design.
+- **floor**: the move's transaction in bare SQL (psycopg, prepared) in the
+  hot path's two round trips: BEGIN with the lock of the table row and the
+  read of its seats; the statement appending the event and rewriting the
+  cached state with COMMIT; on copies of the tables. No Python, Django or
+  rules: the ceiling for this design.
 - **service**: ``games.services.action_submit`` called directly (as a Celery
   worker or a management command calls it): lock, cached state, the rules'
   decide/evolve/view, append, cache rewrite, stored command, on-commit
@@ -165,10 +165,11 @@ class SqlFloor:
     """The move's transaction with no Python in it: the floor for this design.
 
     The statements of a move on the hot path, straight through psycopg into
-    copies of the tables, prepared: one pipeline with BEGIN, the row lock and
-    the seats read; one statement appending the event and rewriting the cached
-    state; COMMIT. ``service / floor`` is what the Python costs, ``floor /
-    raw`` what the transaction's shape costs on this machine.
+    copies of the tables, prepared, in the hot path's two round trips: one
+    message with BEGIN, the row lock and the seats read; one with the
+    statement appending the event and rewriting the cached state, and
+    COMMIT. ``service / floor`` is what the Python costs, ``floor / raw``
+    what the transaction's shape costs on this machine.
     """
 
     def __init__(self, url: str, state: Any, payload: dict[str, Any]) -> None:
@@ -192,47 +193,44 @@ class SqlFloor:
         self.table_id = row[0]
         self.state = json.dumps(state)
         self.payload = json.dumps(payload)
-        self.conn.autocommit = False
+        self.conn.execute(
+            "PREPARE floor_lock AS "
+            "SELECT * FROM bench_floor_table WHERE id = $1 FOR UPDATE"
+        )
+        self.conn.execute(
+            'PREPARE floor_seats AS SELECT id, "index", user_id, bot_level '
+            "FROM bench_floor_seat WHERE table_id = $1"
+        )
+        self.conn.execute(
+            "PREPARE floor_write AS "
+            "WITH e AS (INSERT INTO bench_floor_event "
+            "(table_id, seq, type, version, payload, seat, created_at) "
+            "VALUES ($1, $2, 'alager.bench', 1, $3::jsonb, 0, now()) "
+            "RETURNING 1) "
+            "UPDATE bench_floor_table SET seq = $2, state = $4::jsonb, "
+            "updated_at = now() WHERE id = $1"
+        )
+        self.cursor = psycopg.ClientCursor(self.conn)
         self.seq = 0
         self.times: list[float] = []
 
     def run(self, count: int) -> None:
-        conn = self.conn
+        cursor = self.cursor
         for _ in range(count):
             self.seq += 1
             started = time.perf_counter()
-            with conn.pipeline():
-                lock = conn.execute(
-                    "SELECT * FROM bench_floor_table WHERE id = %s FOR UPDATE",
-                    (self.table_id,),
-                    prepare=True,
-                )
-                seats = conn.execute(
-                    'SELECT id, "index", user_id, bot_level FROM bench_floor_seat '
-                    "WHERE table_id = %s",
-                    (self.table_id,),
-                    prepare=True,
-                )
-            lock.fetchone()
-            seats.fetchall()
-            conn.execute(
-                "WITH e AS (INSERT INTO bench_floor_event "
-                "(table_id, seq, type, version, payload, seat, created_at) "
-                "VALUES (%s, %s, 'alager.bench', 1, %s::jsonb, 0, now()) "
-                "RETURNING 1) "
-                "UPDATE bench_floor_table SET seq = %s, state = %s::jsonb, "
-                "updated_at = now() WHERE id = %s",
-                (
-                    self.table_id,
-                    self.seq,
-                    self.payload,
-                    self.seq,
-                    self.state,
-                    self.table_id,
-                ),
-                prepare=True,
+            cursor.execute(
+                "BEGIN; EXECUTE floor_lock(%(table)s); EXECUTE floor_seats(%(table)s)",
+                {"table": self.table_id},
             )
-            conn.commit()
+            cursor.nextset()
+            cursor.fetchone()
+            cursor.nextset()
+            cursor.fetchall()
+            cursor.execute(
+                "EXECUTE floor_write(%s, %s, %s, %s); COMMIT",
+                (self.table_id, self.seq, self.payload, self.state),
+            )
             self.times.append(time.perf_counter() - started)
 
     def close(self) -> None:

@@ -1,28 +1,45 @@
 """psycopg 3 underneath Django's connection, for the move's hot path.
 
-A move runs a handful of statements whose cost is mostly the ORM's around
-them (composing the query, wrapping the cursor, converting rows), so the hot
-path (``games.services.locking.table_lock_seats`` and
-``games.event_store.append_with_projection``) sends them through psycopg
-itself, on the same connection and in the same transaction as the ORM:
-pipelined (several statements in one round trip) and, when the settings
-allow, as prepared statements. Everything else keeps the ORM.
+A move runs a handful of statements whose cost is mostly what surrounds them
+(the ORM composing queries and converting rows, and on these machines every
+round trip's wake-ups), so the hot path (``games.services.locking.table_lock_seats``
+and ``games.event_store.append_with_projection``) sends them through psycopg
+itself, on the same connection and in the same transaction as the ORM, in two
+round trips (docs/event-store.md, "A move's round trips"):
+
+1. the transaction's ``BEGIN``, the row lock and the reads under it, as one
+   simple-protocol message holding several statements (``transaction_begin``);
+2. the append and the cached state's rewrite, with the transaction's
+   ``COMMIT`` when the move ends the outermost transaction (``commit_folds``).
+
+Several statements in one message bind their parameters on the client
+(``psycopg.ClientCursor``, as Django's own cursors do). A psycopg pipeline
+also sends them together, but it was measured slower here: it waits for the
+socket several times per batch, and spent about twice the CPU per move
+(docs/performance.md). Everything else keeps the ORM.
 """
 
 from __future__ import annotations
 
 import os
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
+import psycopg
 from django.db import connection
+from psycopg import IsolationLevel
+from psycopg.pq import TransactionStatus
 
 
 def pg_connection() -> Any | None:
     """The psycopg connection under Django's default one; None off PostgreSQL.
 
-    The hot path's callers run inside ``transaction.atomic``: psycopg then
-    sends the transaction's ``BEGIN`` with the first statement (in the same
-    pipeline), and Django's ``atomic`` commits or rolls back as for the ORM.
+    The hot path's callers run inside ``transaction.atomic``; the first
+    statement carries the transaction's ``BEGIN`` (``transaction_begin``),
+    and Django's ``atomic`` commits or rolls back as for the ORM.
     """
     if connection.vendor != "postgresql":
         return None
@@ -30,16 +47,145 @@ def pg_connection() -> Any | None:
     return connection.connection
 
 
-def prepare() -> bool | None:
-    """``prepare=`` for the hot path's statements.
+@dataclass(frozen=True)
+class Statement:
+    """One statement of the hot path, with named parameters (``%(name)s``).
 
-    True (prepare at once, plan once per connection) unless the settings turn
-    prepared statements off (``DB_PREPARED_STATEMENTS=false``, e.g. behind a
-    pooler that cannot keep them): Django then gives psycopg no
-    ``prepare_threshold`` and psycopg prepares nothing.
+    Sent as ``EXECUTE name(...)`` of a statement prepared on the server
+    (``PREPARE``, in the same message the first time a connection sends it),
+    so it is planned once per connection, not once per move; or as plain SQL
+    when the settings turn prepared statements off (``prepares``).
     """
+
+    name: str
+    sql: str
+    params: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        self.prepare_sql  # noqa: B018 (checks the parameters at import)
+
+    @cached_property
+    def prepare_sql(self) -> str:
+        numbered = self.sql
+        for number, param in enumerate(self.params, start=1):
+            numbered = numbered.replace(f"%({param})s", f"${number}")
+        if "%(" in numbered:
+            raise ValueError(f"{self.name}: a parameter is not in params")
+        return f"PREPARE {self.name} AS {numbered.strip()}"
+
+    @cached_property
+    def execute_sql(self) -> str:
+        args = ", ".join(f"%({param})s" for param in self.params)
+        return f"EXECUTE {self.name}({args})"
+
+
+_CAN_RUN = (TransactionStatus.IDLE, TransactionStatus.INTRANS)
+
+#: Per connection, the statements already prepared on it (prepared statements
+#: outlive transactions, rolled back or not, and end with the connection).
+_prepared: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
+
+
+def send(
+    pg: Any,
+    statements: Sequence[Statement],
+    params: dict[str, Any],
+    *,
+    commit: bool = False,
+) -> psycopg.ClientCursor[Any]:
+    """Run ``statements`` in one message: one round trip. Returns the cursor
+    at the first statement's result (``nextset()`` for the next ones).
+
+    The message starts with the transaction's ``BEGIN`` when one is due
+    (``transaction_begin``) and ends with its ``COMMIT`` when ``commit``
+    (the caller checked ``commit_folds``). Parameters are bound on the client
+    (``psycopg.ClientCursor``, as Django's own cursors do), which is what
+    lets one message hold several statements.
+    """
+    known = _prepared.setdefault(pg, set()) if prepares() else None
+    head = (
+        []
+        if known is None
+        else [s.prepare_sql for s in statements if s.name not in known]
+    )
+    if head and pg.pgconn.transaction_status in _CAN_RUN:
+        # Counted as prepared before the answer: they run first, so a later
+        # statement's error (a deadlock, a timeout) leaves them prepared.
+        known.update(s.name for s in statements)  # type: ignore[union-attr]
+    begin = transaction_begin(pg)
+    if begin:
+        head.append(begin)
+    body = [s.sql.strip() if known is None else s.execute_sql for s in statements]
+    cursor = psycopg.ClientCursor(pg)
+    with connection.wrap_database_errors:
+        cursor.execute(
+            ";\n".join([*head, *body, *(["COMMIT"] if commit else [])]), params
+        )
+    for _ in head:
+        cursor.nextset()
+    if commit and pg.pgconn.transaction_status == TransactionStatus.IDLE:
+        # As psycopg was before transaction_begin: a stray statement before
+        # ``atomic`` exits opens a transaction that Django then commits.
+        pg.autocommit = False
+    return cursor
+
+
+def transaction_begin(pg: Any) -> str:
+    """The ``BEGIN`` psycopg would send before the next statement, for the
+    caller to send with that statement instead; "" when none is due.
+
+    psycopg opens a transaction with a round trip of its own (when Django's
+    ``atomic`` has turned autocommit off and nothing has run yet). The
+    statement returned goes first in the caller's message, and psycopg is
+    switched to autocommit so that it does not send its own: Django still
+    commits or rolls back at the end of ``atomic``, because psycopg's
+    ``commit()`` and ``rollback()`` act on the server's transaction status,
+    not on that flag, and Django turns autocommit back on there in any case.
+    Statements the ORM runs later in the block join the open transaction.
+    """
+    if pg.autocommit or pg.pgconn.transaction_status != TransactionStatus.IDLE:
+        return ""
+    parts = ["BEGIN"]
+    if pg.isolation_level is not None:
+        level = IsolationLevel(pg.isolation_level).name.replace("_", " ")
+        parts.append(f"ISOLATION LEVEL {level}")
+    if pg.read_only is not None:
+        parts.append("READ ONLY" if pg.read_only else "READ WRITE")
+    if pg.deferrable is not None:
+        parts.append("DEFERRABLE" if pg.deferrable else "NOT DEFERRABLE")
+    pg.autocommit = True
+    return " ".join(parts)
+
+
+def commit_folds() -> bool:
+    """Whether the statement about to run may carry the transaction's
+    ``COMMIT``: it runs in Django's outermost ``atomic`` block, which commits
+    when it exits (not inside a savepoint, not in the transaction a test
+    runs in and rolls back, not after an error marked the block for
+    rollback).
+
+    The caller must send nothing else before the block exits. psycopg's
+    ``commit()`` then finds the transaction closed and sends nothing, and
+    Django runs the ``on_commit`` hooks as usual.
+    """
+    return (
+        connection.vendor == "postgresql"
+        and connection.in_atomic_block
+        and connection.commit_on_exit
+        and len(connection.atomic_blocks) == 1
+        and not getattr(connection.atomic_blocks[0], "_from_testcase", False)
+        and not connection.savepoint_ids
+        and not connection.needs_rollback
+    )
+
+
+def prepares() -> bool:
+    """Whether the hot path prepares its statements: yes unless the settings
+    turn prepared statements off (``DB_PREPARED_STATEMENTS=false``, e.g.
+    behind a pooler that cannot keep them), which leaves psycopg's
+    ``prepare_threshold`` unset."""
     pg = connection.connection
-    return None if pg is None or pg.prepare_threshold is None else True
+    return pg is not None and pg.prepare_threshold is not None
 
 
 #: Pools a forked child inherited, kept referenced so that they are never

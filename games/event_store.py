@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import psycopg
 from django.db import IntegrityError, connection
 from django.utils import timezone
 
@@ -182,6 +181,15 @@ SET seq = %(seq)s, state = %(state)s::jsonb, status = %(status)s,
     updated_at = %(now)s
 WHERE id = %(table)s
 """
+_APPEND_WITH_PROJECTION = db.Statement(
+    "cardroom_append_with_projection",
+    _APPEND_WITH_PROJECTION_SQL,
+    # Each parameter's first use decides its type: the JSON ones are cast.
+    (
+        "table", "actor", "seat", "now", "events", "command_id", "action",
+        "response", "seq", "state", "status", "outcome", "finished_at",
+    ),
+)  # fmt: skip
 
 
 def append_with_projection(
@@ -192,16 +200,20 @@ def append_with_projection(
     actor_id: int | None,
     seat: int | None,
     command: dict[str, Any] | None = None,
+    commit: bool = False,
 ) -> int:
     """``append``, and write the table's projection (and a processed command).
 
     The table's ``PROJECTION_FIELDS`` must already hold their new values
     (``table.seq`` still the old seq, which is checked); ``command`` is
     ``{"command_id", "action", "response"}`` for an idempotent command. On
-    PostgreSQL all of it is one prepared statement sent through psycopg (one
-    round trip; the JSON encoded by orjson, ``games.state_codec``); elsewhere
-    it is the ORM's three writes. Same lock and conflicts as
-    ``append``; returns the new seq.
+    PostgreSQL all of it is one statement sent through psycopg (one round
+    trip; the JSON encoded by orjson, ``games.state_codec``); elsewhere it is
+    the ORM's three writes. ``commit``: the caller runs nothing else before
+    its ``atomic`` block exits, so on PostgreSQL the transaction's ``COMMIT``
+    goes in the same message when that block is the outermost
+    (``games.db.commit_folds``). Same lock and conflicts as ``append``;
+    returns the new seq.
     """
     _check_append(table, expected_seq, events)
     new_seq = expected_seq + len(events)
@@ -248,10 +260,12 @@ def append_with_projection(
         "finished_at": table.finished_at,
     }
     try:
-        with connection.wrap_database_errors:
-            psycopg.Cursor(pg).execute(
-                _APPEND_WITH_PROJECTION_SQL, params, prepare=db.prepare()
-            )
+        db.send(
+            pg,
+            (_APPEND_WITH_PROJECTION,),
+            params,
+            commit=commit and db.commit_folds(),
+        )
     except IntegrityError as exc:
         raise _conflict(table, expected_seq, exc) from exc
     table.seq = new_seq

@@ -116,10 +116,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
         "connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=5)
     )
-    # The move's hot path runs its statements as prepared statements (see
-    # games/db.py); Django's own cursors bind on the client and never prepare.
-    # Off for a pooler that cannot keep them (PgBouncer < 1.21 in transaction
-    # mode).
+    # The move's hot path prepares its statements on each connection with SQL
+    # PREPARE and runs them with EXECUTE (games/db.py); Django's own cursors
+    # bind on the client and never prepare. Off behind a pooler in
+    # transaction mode: a prepared statement lives in one server session, and
+    # PgBouncer (even 1.21+) tracks only protocol-level ones.
     DATABASES["default"]["OPTIONS"].setdefault(
         "prepare_threshold",
         5 if env.bool("DB_PREPARED_STATEMENTS", default=True) else None,

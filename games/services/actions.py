@@ -10,6 +10,7 @@ follow-up tasks run on commit only.
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -34,6 +35,7 @@ def move_apply(
     actor_id: int,
     action: Any,
     command_id: str | None = None,
+    last: bool = False,
 ) -> dict[str, Any]:
     """Decide ``action`` for ``seat``, store the events, update the cache.
 
@@ -41,7 +43,9 @@ def move_apply(
     checked that the table is in play. Raises ``rules.IllegalAction``
     (nothing written) when the rules refuse. Returns the seat's answer,
     ``{"seq", "status", "view", "legal_actions"}``, which is also stored
-    under ``command_id`` when one is given.
+    under ``command_id`` when one is given. ``last``: the caller returns
+    from its ``atomic`` block with this answer and runs nothing else, so the
+    write may carry the transaction's ``COMMIT`` (``recording.record``).
     """
     game = rules.get_game(table.game)
     state = state_load(game, table)
@@ -58,6 +62,15 @@ def move_apply(
     command = None
     if command_id is not None:
         command = {"command_id": command_id, "action": action, "response": response}
+    followups = partial(
+        followups_schedule,
+        table=table,
+        game=game,
+        state=state,
+        seats=seats,
+        events=events,
+        acting_seat=seat,
+    )
     record(
         table=table,
         game=game,
@@ -66,15 +79,10 @@ def move_apply(
         actor_id=actor_id,
         seat=seat,
         command=command,
+        last=followups if last else None,
     )
-    followups_schedule(
-        table=table,
-        game=game,
-        state=state,
-        seats=seats,
-        events=events,
-        acting_seat=seat,
-    )
+    if not last:
+        followups()
     return response
 
 
@@ -161,4 +169,5 @@ def action_submit(
         actor_id=user.pk,
         action=action,
         command_id=command_id,
+        last=True,
     )

@@ -100,7 +100,12 @@ def bot_turn_play(*, table_id: int, seq: int) -> int | None:
         actor = seat.user_id if seat.bot_level else bot_account_get(level=level).pk
         try:
             result = move_apply(
-                table=table, seats=seats, seat=seat.index, actor_id=actor, action=action
+                table=table,
+                seats=seats,
+                seat=seat.index,
+                actor_id=actor,
+                action=action,
+                last=True,  # the block ends with the move
             )
         except rules.IllegalAction:
             logger.exception(

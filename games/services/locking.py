@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import psycopg
 from django.db import connection
 from django.db.models.base import DEFERRED
 
@@ -37,8 +36,9 @@ SELECT s.id, s."index", s.user_id, s.bot_level, s.away, s.timeouts,
        c.action, c.response
 FROM games_seat s
 LEFT JOIN games_processedcommand c
-    ON c.table_id = s.table_id AND c.seat = s."index" AND c.command_id = %s
-WHERE s.table_id = %s
+    ON c.table_id = s.table_id AND c.seat = s."index"
+    AND c.command_id = %(command_id)s
+WHERE s.table_id = %(table)s
 ORDER BY s."index"
 """
 
@@ -61,17 +61,18 @@ def table_lock_seats(
     retries). Lock: the table row (``SELECT ... FOR UPDATE``) until the
     surrounding transaction ends.
 
-    On PostgreSQL both statements go in one round trip (a psycopg pipeline,
-    with the transaction's ``BEGIN``), as prepared statements. The seats and
-    commands are read by the second statement on purpose: under READ
-    COMMITTED a statement that waited for the row lock re-reads the locked
-    row itself but sees every other row as it was when the statement began,
-    so seats or commands joined into the locking query could miss what the
-    previous lock holder just committed. The server runs a pipeline's
-    statements one after the other, so the second one starts, and takes its
-    snapshot, only once the first holds the lock
-    (``tests/games/services/test_locking.py`` holds it to that). Elsewhere
-    (SQLite) the ORM locks and the same seats query follows.
+    On PostgreSQL both statements go in one round trip (one message of
+    several statements, with the transaction's ``BEGIN``: ``games.db``). The
+    seats and commands are read by the second statement on purpose: under
+    READ COMMITTED a statement that waited for the row lock re-reads the
+    locked row itself but sees every other row as it was when the statement
+    began, so seats or commands joined into the locking query could miss
+    what the previous lock holder just committed. The server runs a
+    message's statements one after the other, each with a snapshot of its
+    own, so the second one starts, and takes its snapshot, only once the
+    first holds the lock (``tests/games/services/test_locking.py`` holds it
+    to that). Elsewhere (SQLite) the ORM locks and the same seats query
+    follows.
 
     On PostgreSQL the same round trip also reads which audiences have an
     open socket, and in which server process (``SeatConnection``), as
@@ -87,7 +88,7 @@ def table_lock_seats(
     else:
         table = table_lock(table_id)
         with connection.cursor() as cursor:
-            cursor.execute(_SEATS_SQL, [command_id, table_id])
+            cursor.execute(_SEATS_SQL, {"command_id": command_id, "table": table_id})
             rows = cursor.fetchall()
     seats = []
     done: dict[int, DoneCommand] = {}
@@ -112,18 +113,25 @@ _SEQ, _SEED, _STATE = (
 # The cached state's JSON stays in the database when this process remembers
 # the decoded state at the row's seq (games.state_cache): the field is then
 # left deferred, and Django reads it on first access should anything need it.
-_LOCK_SQL = "SELECT {} FROM games_table WHERE id = %s FOR UPDATE".format(
-    ", ".join(
-        'CASE WHEN "seq" = %s AND "seed_sha256" = %s THEN NULL ELSE "state" END'
-        if f.attname == "state"
-        else f'"{f.column}"'
-        for f in _TABLE_FIELDS
-    )
+_LOCK = db.Statement(
+    "cardroom_table_lock",
+    "SELECT {} FROM games_table WHERE id = %(table)s FOR UPDATE".format(
+        ", ".join(
+            'CASE WHEN "seq" = %(known_seq)s AND "seed_sha256" = %(known_seed)s '
+            'THEN NULL ELSE "state" END'
+            if f.attname == "state"
+            else f'"{f.column}"'
+            for f in _TABLE_FIELDS
+        )
+    ),
+    ("table", "known_seq", "known_seed"),
 )
-
-
-_LISTENING_SQL = (
-    "SELECT DISTINCT seat, process FROM games_seatconnection WHERE table_id = %s"
+_SEATS = db.Statement("cardroom_table_seats", _SEATS_SQL, ("table", "command_id"))
+_LISTENING = db.Statement(
+    "cardroom_table_listening",
+    "SELECT DISTINCT seat, process FROM games_seatconnection "
+    "WHERE table_id = %(table)s",
+    ("table",),
 )
 
 
@@ -131,20 +139,26 @@ def _lock_read_postgresql(
     pg: Any, table_id: int, command_id: str | None
 ) -> tuple[Table, list[tuple[Any, ...]]]:
     """Lock and read the table row, then its seats and listening audiences:
-    one pipelined round trip (each statement after the lock reads what the
-    previous holder committed, see ``table_lock_seats``)."""
-    prepare = db.prepare()
+    one message of several statements with the transaction's ``BEGIN``, one
+    round trip (``games.db``). Each statement after the lock takes its own
+    snapshot once the lock is held, so it reads what the previous holder
+    committed (``table_lock_seats``)."""
     known_seq, known_seed = state_known(table_id) or (-1, "")
-    with connection.wrap_database_errors, pg.pipeline():
-        locked = psycopg.Cursor(pg)
-        locked.execute(_LOCK_SQL, (known_seq, known_seed, table_id), prepare=prepare)
-        seats = psycopg.Cursor(pg)
-        seats.execute(_SEATS_SQL, (command_id, table_id), prepare=prepare)
-        listening = psycopg.Cursor(pg)
-        listening.execute(_LISTENING_SQL, (table_id,), prepare=prepare)
-    row = locked.fetchone()
-    rows = seats.fetchall()
-    heard = frozenset((seat, process) for seat, process in listening.fetchall())
+    cursor = db.send(
+        pg,
+        (_LOCK, _SEATS, _LISTENING),
+        {
+            "table": table_id,
+            "known_seq": known_seq,
+            "known_seed": known_seed,
+            "command_id": command_id,
+        },
+    )
+    row = cursor.fetchone()
+    cursor.nextset()
+    rows = cursor.fetchall()
+    cursor.nextset()
+    heard = frozenset((seat, process) for seat, process in cursor.fetchall())
     if row is None:
         raise NotFound("not_found", f"Table {table_id} does not exist.")
     # Django reads JSON columns as text and parses them itself; so do we.

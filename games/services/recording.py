@@ -7,6 +7,7 @@ the caller holds (``games.services.locking``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -42,6 +43,7 @@ def record(
     seat: int | None,
     command: dict[str, Any] | None = None,
     also_save: tuple[str, ...] = (),
+    last: Callable[[], None] | None = None,
 ) -> None:
     """Append ``events`` and save the table's cached state, seq and outcome.
 
@@ -51,15 +53,25 @@ def record(
     ``also_save`` names other table fields the caller changed (table_start).
     On the hot path (no ``also_save``) everything is written by one statement
     (``event_store.append_with_projection``).
+
+    ``last``: the caller's remaining work, run once the table holds its new
+    seq and status and before the write is sent; the caller then returns
+    from its ``atomic`` block at once. The write is its transaction's last
+    statement, so on PostgreSQL it carries the ``COMMIT`` too
+    (``games.db.commit_folds``), and nothing that could fail runs after it.
     """
     table.state = state_dump(state)  # = game.dump_state(state), faster
+    new_seq = table.seq + len(events)
     outcome = game.outcome(state)
     if outcome is not None:
         table.status = TableStatus.FINISHED
         table.outcome = outcome
         table.finished_at = timezone.now()
+    transaction.on_commit(
+        partial(state_put, table.pk, new_seq, table.seed_sha256, state), robust=True
+    )
     if also_save:
-        assert command is None, "commands are recorded on the hot path only"
+        assert command is None and last is None, "the hot path's only"
         table.seq = event_store.append(
             table=table,
             expected_seq=table.seq,
@@ -69,14 +81,19 @@ def record(
         )
         table.save(update_fields=[*event_store.PROJECTION_FIELDS, *also_save])
     else:
+        old_seq = table.seq
+        if last is not None:
+            table.seq = new_seq  # as the write leaves it, for ``last``
+            try:
+                last()
+            finally:
+                table.seq = old_seq
         event_store.append_with_projection(
             table=table,
-            expected_seq=table.seq,
+            expected_seq=old_seq,
             events=events,
             actor_id=actor_id,
             seat=seat,
             command=command,
+            commit=last is not None,
         )
-    transaction.on_commit(
-        partial(state_put, table.pk, table.seq, table.seed_sha256, state), robust=True
-    )
