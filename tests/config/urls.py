@@ -16,12 +16,12 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 import rules
 from accounts.errors import LoginRefused
 from config.limits import JSONTooDeep, json_loads_bounded
+from config.throttling import AnonRateThrottle
 from config.urls import urlpatterns as project_urlpatterns
 from games import errors as games_errors
 
