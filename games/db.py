@@ -29,7 +29,7 @@ from functools import cached_property
 from typing import Any
 
 import psycopg
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 from psycopg import IsolationLevel
 from psycopg.pq import TransactionStatus
 
@@ -41,10 +41,11 @@ def pg_connection() -> Any | None:
     statement carries the transaction's ``BEGIN`` (``transaction_begin``),
     and Django's ``atomic`` commits or rolls back as for the ORM.
     """
-    if connection.vendor != "postgresql":
+    wrapper = connections[DEFAULT_DB_ALIAS]  # one lookup, not one per attribute
+    if wrapper.vendor != "postgresql":
         return None
-    connection.ensure_connection()
-    return connection.connection
+    wrapper.ensure_connection()
+    return wrapper.connection
 
 
 @dataclass(frozen=True)
@@ -81,9 +82,18 @@ class Statement:
 
 _CAN_RUN = (TransactionStatus.IDLE, TransactionStatus.INTRANS)
 
-#: Per connection, the statements already prepared on it (prepared statements
-#: outlive transactions, rolled back or not, and end with the connection).
-_prepared: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
+class _Session:
+    """What the hot path keeps per connection: the names of the statements
+    prepared on it (prepared statements outlive transactions, rolled back or
+    not, and end with the connection), and one cursor, reused: a new cursor
+    would build its type adapters afresh for every message."""
+
+    def __init__(self, pg: Any) -> None:
+        self.prepared: set[str] = set()
+        self.cursor = psycopg.ClientCursor(pg)
+
+
+_sessions: weakref.WeakKeyDictionary[Any, _Session] = weakref.WeakKeyDictionary()
 
 
 def send(
@@ -102,7 +112,10 @@ def send(
     (``psycopg.ClientCursor``, as Django's own cursors do), which is what
     lets one message hold several statements.
     """
-    known = _prepared.setdefault(pg, set()) if prepares() else None
+    session = _sessions.get(pg)
+    if session is None:
+        session = _sessions[pg] = _Session(pg)
+    known = session.prepared if prepares() else None
     head = (
         []
         if known is None
@@ -111,13 +124,13 @@ def send(
     if head and pg.pgconn.transaction_status in _CAN_RUN:
         # Counted as prepared before the answer: they run first, so a later
         # statement's error (a deadlock, a timeout) leaves them prepared.
-        known.update(s.name for s in statements)  # type: ignore[union-attr]
+        known.update(s.name for s in statements)
     begin = transaction_begin(pg)
     if begin:
         head.append(begin)
     body = [s.sql.strip() if known is None else s.execute_sql for s in statements]
-    cursor = psycopg.ClientCursor(pg)
-    with connection.wrap_database_errors:
+    cursor = session.cursor
+    with connections[DEFAULT_DB_ALIAS].wrap_database_errors:
         cursor.execute(
             ";\n".join([*head, *body, *(["COMMIT"] if commit else [])]), params
         )
@@ -168,14 +181,15 @@ def commit_folds() -> bool:
     ``commit()`` then finds the transaction closed and sends nothing, and
     Django runs the ``on_commit`` hooks as usual.
     """
+    wrapper = connections[DEFAULT_DB_ALIAS]
     return (
-        connection.vendor == "postgresql"
-        and connection.in_atomic_block
-        and connection.commit_on_exit
-        and len(connection.atomic_blocks) == 1
-        and not getattr(connection.atomic_blocks[0], "_from_testcase", False)
-        and not connection.savepoint_ids
-        and not connection.needs_rollback
+        wrapper.vendor == "postgresql"
+        and wrapper.in_atomic_block
+        and wrapper.commit_on_exit
+        and len(wrapper.atomic_blocks) == 1
+        and not getattr(wrapper.atomic_blocks[0], "_from_testcase", False)
+        and not wrapper.savepoint_ids
+        and not wrapper.needs_rollback
     )
 
 
@@ -184,7 +198,7 @@ def prepares() -> bool:
     turn prepared statements off (``DB_PREPARED_STATEMENTS=false``, e.g.
     behind a pooler that cannot keep them), which leaves psycopg's
     ``prepare_threshold`` unset."""
-    pg = connection.connection
+    pg = connections[DEFAULT_DB_ALIAS].connection
     return pg is not None and pg.prepare_threshold is not None
 
 
