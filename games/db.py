@@ -29,6 +29,7 @@ from functools import cached_property
 from typing import Any
 
 import psycopg
+from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
 from psycopg import IsolationLevel
 from psycopg.pq import TransactionStatus
@@ -82,6 +83,7 @@ class Statement:
 
 _CAN_RUN = (TransactionStatus.IDLE, TransactionStatus.INTRANS)
 
+
 class _Session:
     """What the hot path keeps per connection: the names of the statements
     prepared on it (prepared statements outlive transactions, rolled back or
@@ -121,7 +123,7 @@ def send(
         if known is None
         else [s.prepare_sql for s in statements if s.name not in known]
     )
-    if head and pg.pgconn.transaction_status in _CAN_RUN:
+    if known is not None and head and pg.pgconn.transaction_status in _CAN_RUN:
         # Counted as prepared before the answer: they run first, so a later
         # statement's error (a deadlock, a timeout) leaves them prepared.
         known.update(s.name for s in statements)
@@ -196,10 +198,8 @@ def commit_folds() -> bool:
 def prepares() -> bool:
     """Whether the hot path prepares its statements: yes unless the settings
     turn prepared statements off (``DB_PREPARED_STATEMENTS=false``, e.g.
-    behind a pooler that cannot keep them), which leaves psycopg's
-    ``prepare_threshold`` unset."""
-    pg = connections[DEFAULT_DB_ALIAS].connection
-    return pg is not None and pg.prepare_threshold is not None
+    behind a pooler in transaction mode)."""
+    return bool(settings.DB_PREPARED_STATEMENTS)
 
 
 #: Pools a forked child inherited, kept referenced so that they are never

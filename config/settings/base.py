@@ -116,15 +116,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
         "connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=5)
     )
-    # The move's hot path prepares its statements on each connection with SQL
-    # PREPARE and runs them with EXECUTE (games/db.py); Django's own cursors
-    # bind on the client and never prepare. Off behind a pooler in
-    # transaction mode: a prepared statement lives in one server session, and
-    # PgBouncer (even 1.21+) tracks only protocol-level ones.
-    DATABASES["default"]["OPTIONS"].setdefault(
-        "prepare_threshold",
-        5 if env.bool("DB_PREPARED_STATEMENTS", default=True) else None,
-    )
+    # psycopg's own automatic preparing is not used: Django's cursors bind on
+    # the client, and the move's hot path prepares its own statements.
+    DATABASES["default"]["OPTIONS"].setdefault("prepare_threshold", None)
+# The move's hot path prepares its statements on each connection with SQL
+# PREPARE and runs them with EXECUTE (games/db.py). Off behind a pooler in
+# transaction mode: a prepared statement lives in one server session, and
+# PgBouncer (even 1.21+) tracks only protocol-level ones.
+DB_PREPARED_STATEMENTS = env.bool("DB_PREPARED_STATEMENTS", default=True)
 # Under ASGI every request may run in a different thread, so persistent
 # connections are opt-in (and then checked before reuse).
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=0)

@@ -235,12 +235,12 @@ def _prepared() -> list[str]:
         return [row[0] for row in cursor.fetchall()]
 
 
-def test_a_move_runs_its_statements_prepared(table: Table) -> None:
+def test_a_move_runs_its_statements_prepared(table: Table, settings: Any) -> None:
     if connection.vendor != "postgresql":
         pytest.skip("prepared statements are PostgreSQL's")
     bo = seat_users(table)[1]
     connection.ensure_connection()
-    assert connection.connection.prepare_threshold == 5  # the settings' default
+    assert settings.DB_PREPARED_STATEMENTS  # the settings' default
 
     action_submit(table_id=table.pk, user=bo, action=_action(table), command_id="p")
 
@@ -260,20 +260,22 @@ def test_a_move_runs_its_statements_prepared(table: Table) -> None:
     assert [n for n in _prepared() if n.startswith("cardroom_")] == ours
 
 
-def test_without_prepared_statements_a_move_prepares_nothing(table: Table) -> None:
+def test_without_prepared_statements_a_move_prepares_nothing(
+    table: Table, settings: Any
+) -> None:
     if connection.vendor != "postgresql":
         pytest.skip("prepared statements are PostgreSQL's")
     bo = seat_users(table)[1]
     connection.close()  # a fresh connection: nothing prepared on it yet
     connection.ensure_connection()
-    connection.connection.prepare_threshold = None  # DB_PREPARED_STATEMENTS=false
+    settings.DB_PREPARED_STATEMENTS = False
     try:
         result = action_submit(table_id=table.pk, user=bo, action=_action(table))
 
         assert result["seq"] == Table.objects.get(pk=table.pk).seq
         assert _prepared() == []
     finally:
-        connection.close()  # the next test connects with the settings' threshold
+        connection.close()
 
 
 def test_a_remembered_state_stays_in_the_database(table: Table) -> None:
