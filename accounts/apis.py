@@ -22,11 +22,12 @@ from accounts.services import (
     user_authenticate,
     user_register,
 )
+from config.fields import TextField
 
 
 class CredentialsSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=128, trim_whitespace=False)
+    username = TextField(max_length=150)
+    password = TextField(max_length=128, trim_whitespace=False)
 
 
 class UserOutputSerializer(serializers.Serializer):

@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 
 import rules
 from accounts.models import BotLevel
+from config.fields import TextField
 from config.pagination import Pagination, page_serializer
 from config.schema import documented
 from games import selectors, services
@@ -203,7 +204,7 @@ class TableListApi(TableApi):
 
         # Any string reaches the service, which names the games on offer.
         game = documented(
-            serializers.CharField(max_length=32),
+            TextField(max_length=32),
             {"type": "string", "enum": list(rules.GAMES)},
         )
         players = serializers.IntegerField()
@@ -311,7 +312,7 @@ class TableBotAddApi(TableApi):
 
         seat = serializers.IntegerField(required=False, allow_null=True)
         level = documented(
-            serializers.CharField(required=False, default="basic", max_length=16),
+            TextField(required=False, default="basic", max_length=16),
             {"type": "string", "enum": list(BotLevel.values), "default": "basic"},
         )
 
@@ -381,7 +382,7 @@ class ActionSubmitApi(TableApi):
             {"type": "object", "additionalProperties": True},
         )
         expected_seq = serializers.IntegerField(required=False, min_value=0)
-        command_id = serializers.CharField(required=False, min_length=1, max_length=64)
+        command_id = TextField(required=False, min_length=1, max_length=64)
 
     class OutputSerializer(serializers.Serializer):
         class Meta:

@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 import rules
+from config.fields import TextField
 from config.pagination import Pagination, page_serializer
 from games.apis import TableApi
 from tournaments import selectors, services
@@ -174,9 +175,7 @@ class TournamentRegisterApi(TableApi):
         class Meta:
             ref_name = "TournamentRegisterInput"
 
-        team = serializers.CharField(
-            required=False, default="", allow_blank=True, max_length=64
-        )
+        team = TextField(required=False, default="", allow_blank=True, max_length=64)
 
     @extend_schema(request=InputSerializer, responses={200: TournamentOutputSerializer})
     def post(self, request: Request, tournament_id: int) -> Response:

@@ -367,3 +367,23 @@ def test_session_login_refuses_bots_and_wrong_passwords(api_client: APIClient) -
     assert (bot.status_code, bot.json()["code"]) == (403, "bot_account")
     assert (wrong.status_code, wrong.json()["code"]) == (400, "invalid_credentials")
     assert "sessionid" not in wrong.cookies
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"username": 2.1418541414476932e16, "password": GOOD_PASSWORD},
+        {"username": "adalovelace", "password": 12345678901234},
+        {"username": True, "password": GOOD_PASSWORD},
+    ],
+)
+def test_register_takes_names_and_passwords_as_strings_only(
+    api_client: APIClient, body: dict[str, object]
+) -> None:
+    """The schema says string; DRF's CharField would store a number's text
+    (found by the schema test: a user named "2.1418541414476932e+16")."""
+    response = api_client.post("/api/accounts/register/", body, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["message"].endswith("Not a valid string.")
+    assert not User.objects.exists()

@@ -173,6 +173,11 @@ def test_create_refuses_bad_input(
             "invalid",
             "command_id: Null characters are not allowed.",
         ),
+        (
+            {"action": {"type": "pass"}, "command_id": 17},
+            "invalid",
+            "command_id: Not a valid string.",
+        ),
     ],
 )
 def test_actions_refuse_bad_and_illegal_moves(
