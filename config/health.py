@@ -20,6 +20,7 @@ every web process out of service because of a worker problem; workers are
 watched by their own health check (see ``docker-compose.yml``).
 """
 
+import logging
 from typing import Any
 
 import redis
@@ -34,6 +35,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.celery import app as celery_app
+
+logger = logging.getLogger(__name__)
 
 OK = "ok"
 UNREACHABLE = "unreachable"
@@ -86,7 +89,9 @@ def celery_status() -> str:
             # One quick attempt: a probe must answer fast, not retry for minutes.
             conn.ensure_connection(max_retries=1, interval_start=0, timeout=timeout)
         replies = celery_app.control.ping(timeout=timeout, limit=1)
-    except Exception:
+    except Exception as exc:
+        # Which failure it was, for whoever reads the logs behind the probe.
+        logger.warning("Celery broker unreachable: %r", exc)
         return UNREACHABLE
     return OK if replies else NO_WORKERS
 
