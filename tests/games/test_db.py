@@ -148,14 +148,7 @@ def test_a_move_is_committed_with_its_write_and_its_hooks_run(table: Table) -> N
     with transaction.atomic():
         table_now, seats, _ = table_lock_seats(table.pk)
         transaction.on_commit(lambda: ran.append(1))
-        move_apply(
-            table=table_now,
-            seats=seats,
-            seat=person_seat(seats, user, table_now).index,
-            actor_id=user.pk,
-            action=action,
-            last=True,
-        )
+        _move_ending_the_block(table_now, seats, user, action)
         # Committed already: another connection sees the move.
         assert _seq_elsewhere(table.pk) == table_now.seq
         assert ran == []
@@ -168,6 +161,20 @@ def test_a_move_is_committed_with_its_write_and_its_hooks_run(table: Table) -> N
     user, action = next(_moves(table))
     assert action_submit(table_id=table.pk, user=user, action=action)["seq"] > (
         table_now.seq
+    )
+
+
+def _move_ending_the_block(
+    table: Table, seats: list[Any], user: User, action: dict[str, Any]
+) -> None:
+    """``move_apply`` as ``action_submit`` calls it: the block's last work."""
+    move_apply(
+        table=table,
+        seats=seats,
+        seat=person_seat(seats, user, table).index,
+        actor_id=user.pk,
+        action=action,
+        last=True,
     )
 
 
@@ -217,14 +224,7 @@ def test_a_write_refused_with_its_commit_leaves_nothing(table: Table) -> None:
         GameEvent.objects.create(  # another writer's event at the next seq
             table=table_now, seq=table_now.seq + 1, type="alkort.intruder", payload={}
         )
-        move_apply(
-            table=table_now,
-            seats=seats,
-            seat=person_seat(seats, user, table_now).index,
-            actor_id=user.pk,
-            action=action,
-            last=True,
-        )
+        _move_ending_the_block(table_now, seats, user, action)
     assert Table.objects.get(pk=table.pk).seq == table.seq
     assert GameEvent.objects.filter(table=table).count() == table.seq
     assert not SeatTimeout.objects.exists()
