@@ -9,8 +9,8 @@ atomic across processes, nothing pickled. The rules are DRF's: ``rate``
 requests per window, a refused request is not recorded, and the wait is the
 time until the oldest recorded request leaves the window. Keys go through the
 cache's own ``make_key``, so they carry its prefix, and are named apart from
-DRF's. Any other cache (the
-embedded default's local memory) keeps DRF's own implementation.
+DRF's. Any other cache (the embedded default's local memory) keeps DRF's own
+implementation.
 """
 
 from __future__ import annotations

@@ -138,10 +138,8 @@ def send(
         )
     for _ in head:
         cursor.nextset()
-    if commit and pg.pgconn.transaction_status == TransactionStatus.IDLE:
-        # As psycopg was before transaction_begin: a stray statement before
-        # ``atomic`` exits opens a transaction that Django then commits.
-        pg.autocommit = False
+    # After a COMMIT psycopg stays in autocommit: Django turns it on anyway
+    # when the block exits, the only thing the caller lets happen next.
     return cursor
 
 
