@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection
 from django.db.models.base import DEFERRED
 
 from accounts.models import User
@@ -144,7 +144,7 @@ def _lock_read_postgresql(
     snapshot once the lock is held, so it reads what the previous holder
     committed (``table_lock_seats``)."""
     known_seq, known_seed = state_known(table_id) or (-1, "")
-    cursor = db.send(
+    locked, rows, listening = db.send(
         pg,
         (_LOCK, _SEATS, _LISTENING),
         {
@@ -154,13 +154,10 @@ def _lock_read_postgresql(
             "command_id": command_id,
         },
     )
-    row = cursor.fetchone()
-    cursor.nextset()
-    rows = cursor.fetchall()
-    cursor.nextset()
-    heard = frozenset((seat, process) for seat, process in cursor.fetchall())
-    if row is None:
+    if not locked:
         raise NotFound("not_found", f"Table {table_id} does not exist.")
+    row = locked[0]
+    heard = frozenset((seat, process) for seat, process in listening)
     # Django reads JSON columns as text and parses them itself; so do we.
     values = [
         json_value(v) if i in _TABLE_JSON and v is not None else v
@@ -168,7 +165,7 @@ def _lock_read_postgresql(
     ]
     if (values[_SEQ], values[_SEED]) == (known_seq, known_seed):
         values[_STATE] = DEFERRED
-    table = Table.from_db(connection.alias, _TABLE_ATTNAMES, values)
+    table = Table.from_db(DEFAULT_DB_ALIAS, _TABLE_ATTNAMES, values)
     table.listening = heard
     return table, rows
 

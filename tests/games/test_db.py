@@ -6,10 +6,12 @@ import re
 import tempfile
 import threading
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from django.db import DataError as DjangoDataError
 from django.db import OperationalError, connection, transaction
 from psycopg import IsolationLevel, pq
 from psycopg.pq import TransactionStatus
@@ -335,3 +337,104 @@ def test_a_statement_is_prepared_under_its_name_with_numbered_parameters() -> No
     assert statement.execute_sql == "EXECUTE cardroom_example(%(a)s, %(b)s)"
     with pytest.raises(ValueError, match="not in params"):
         db.Statement("cardroom_bad", "SELECT %(a)s, %(c)s", ("a",))
+
+
+def test_a_statement_without_preparing_is_its_sql_with_literals_in_place() -> None:
+    statement = db.Statement("cardroom_example", "SELECT %(b)s, %(a)s", ("a", "b"))
+    assert statement.plain_bytes({"a": b"1", "b": b"'x'"}) == b"SELECT 'x', 1"
+    assert statement.execute_bytes({"a": b"1", "b": b"NULL"}) == (
+        b"EXECUTE cardroom_example(1, NULL)"
+    )
+
+
+_ROUND_TRIP = db.Statement(
+    "cardroom_test_round_trip",
+    "SELECT %(text)s::text, %(quote)s::text, %(count)s::bigint, %(negative)s::int,"
+    " %(yes)s::boolean, %(nothing)s::text, %(at)s::timestamptz, %(json)s::jsonb",
+    ("text", "quote", "count", "negative", "yes", "nothing", "at", "json"),
+)
+_VALUES: dict[str, Any] = {
+    "text": "Ærø — ♠♥ \\ 'x' \"y\" $1 %(a)s ;",
+    "quote": "'; DROP TABLE games_gameevent; --",
+    "count": 2**62,
+    "negative": -7,
+    "yes": True,
+    "nothing": None,
+    "at": datetime(2026, 12, 2, 17, 5, 48, 123456, tzinfo=UTC),
+    "json": '{"a": [1, "it\'s"]}',
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("prepared", [True, False])
+def test_parameters_travel_as_literals_and_come_back_unchanged(
+    prepared: bool, settings: Any
+) -> None:
+    """What the hot path sends is read back by PostgreSQL as sent, quotes,
+    backslashes and placeholder look-alikes included; rows come back through
+    Django's adapters (JSON as text), timestamps in UTC."""
+    _pg_only()
+    settings.DB_PREPARED_STATEMENTS = prepared
+    connection.ensure_connection()
+
+    [rows] = db.send(connection.connection, [_ROUND_TRIP], _VALUES)
+
+    assert rows == [
+        (
+            _VALUES["text"],
+            _VALUES["quote"],
+            2**62,
+            -7,
+            True,
+            None,
+            _VALUES["at"],
+            '{"a": [1, "it\'s"]}',
+        )
+    ]
+    assert rows[0][6].tzinfo is UTC
+
+
+@pytest.mark.django_db
+def test_timestamps_read_by_the_hot_path_equal_the_orms(table: Table) -> None:
+    _pg_only()
+    with transaction.atomic():
+        locked, _, _ = table_lock_seats(table.pk)
+    orm = Table.objects.get(pk=table.pk)
+    for field in ("created_at", "started_at", "updated_at"):
+        assert getattr(locked, field) == getattr(orm, field)
+        assert getattr(locked, field).tzinfo is getattr(orm, field).tzinfo
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_refused_value_sends_nothing_and_changes_nothing() -> None:
+    """A NUL character (PostgreSQL cannot store it) or a type the hot path
+    does not send is refused before the message is built: the statement is
+    not counted as prepared, and the transaction's ``BEGIN`` is still due."""
+    _pg_only()
+    statement = db.Statement(
+        "cardroom_test_refused", "SELECT %(text)s::text", ("text",)
+    )
+    with transaction.atomic():
+        connection.ensure_connection()
+        pg = connection.connection
+        with pytest.raises(DjangoDataError, match="NUL"):
+            db.send(pg, [statement], {"text": "a\x00b"})
+        with pytest.raises(TypeError, match="float"):
+            db.send(pg, [statement], {"text": 1.5})
+        assert pg.pgconn.transaction_status == TransactionStatus.IDLE
+
+        assert db.send(pg, [statement], {"text": "ab"}) == [[("ab",)]]
+        assert pg.pgconn.transaction_status == TransactionStatus.INTRANS
+
+
+@pytest.mark.django_db
+def test_the_servers_errors_arrive_as_djangos() -> None:
+    _pg_only()
+    connection.ensure_connection()
+    bad = db.Statement("cardroom_test_bad", "SELECT 1 / %(zero)s", ("zero",))
+    with (
+        pytest.raises(DjangoDataError, match="division by zero"),
+        transaction.atomic(),
+    ):
+        db.send(connection.connection, [bad], {"zero": 0})
+    assert Table.objects.count() >= 0  # the block rolled back; usable again
