@@ -159,6 +159,7 @@ def send(
     params: dict[str, Any],
     *,
     commit: bool = False,
+    meanwhile: Callable[[], None] | None = None,
 ) -> list[list[tuple[Any, ...]]]:
     """Run ``statements`` in one message: one round trip. Returns each
     statement's rows (an empty list for a write).
@@ -174,6 +175,10 @@ def send(
     a cursor would read them. A cursor costs more than the statements here:
     converting the query, its prepared-statement bookkeeping, a result set
     at a time (docs/performance.md).
+
+    ``meanwhile`` runs once the message is sent and before its answer is
+    read, so the thread works while the server does (it must not touch the
+    connection; whatever it raises is raised once the answer is read).
     """
     session = _session(pg)
     django_errors = connections[DEFAULT_DB_ALIAS].wrap_database_errors
@@ -202,7 +207,14 @@ def send(
             [*(sql.encode() for sql in head), *body, *([b"COMMIT"] if commit else [])]
         )
         pg.pgconn.send_query(message)
-        results = pg.wait(generators.execute(pg.pgconn))
+        if meanwhile is None:
+            results = pg.wait(generators.execute(pg.pgconn))
+        else:
+            pg.wait(generators.send(pg.pgconn))
+            try:
+                meanwhile()
+            finally:  # the answer is read whatever happened
+                results = pg.wait(generators.fetch_many(pg.pgconn))
         for result in results:
             if result.status not in _ANSWERED:
                 raise errors.error_from_result(result, encoding="utf-8")

@@ -201,6 +201,7 @@ def append_with_projection(
     seat: int | None,
     command: dict[str, Any] | None = None,
     commit: bool = False,
+    state_text: str | None = None,
 ) -> int:
     """``append``, and write the table's projection (and a processed command).
 
@@ -212,8 +213,9 @@ def append_with_projection(
     the ORM's three writes. ``commit``: the caller runs nothing else before
     its ``atomic`` block exits, so on PostgreSQL the transaction's ``COMMIT``
     goes in the same message when that block is the outermost
-    (``games.db.commit_folds``). Same lock and conflicts as ``append``;
-    returns the new seq.
+    (``games.db.commit_folds``). ``state_text``: ``table.state`` as JSON
+    text, when the caller has it already. Same lock and conflicts as
+    ``append``; returns the new seq.
     """
     _check_append(table, expected_seq, events)
     new_seq = expected_seq + len(events)
@@ -254,7 +256,7 @@ def append_with_projection(
         "action": json_text(command["action"]) if command else None,
         "response": json_text(command["response"]) if command else None,
         "seq": new_seq,
-        "state": json_text(table.state),
+        "state": json_text(table.state) if state_text is None else state_text,
         "status": table.status,
         "outcome": None if table.outcome is None else json_text(table.outcome),
         "finished_at": table.finished_at,

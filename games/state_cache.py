@@ -46,6 +46,13 @@ def state_known(table_id: int) -> tuple[int, str] | None:
     return None if entry is None else (entry[0][1], entry[0][2])
 
 
+def state_latest(table_id: int) -> tuple[int, str, Any] | None:
+    """The ``(seq, seed hash, state)`` remembered for the table, if any."""
+    with _lock:
+        entry = _entries.get(table_id)
+    return None if entry is None else (entry[0][1], entry[0][2], entry[1])
+
+
 def state_put(table_id: int, seq: int, seed_sha256: str, state: Any) -> None:
     """Remember ``state`` as the table's state at ``seq`` (call on commit)."""
     with _lock:

@@ -19,6 +19,7 @@ import rules
 from accounts.models import User
 from games.errors import Conflict
 from games.models import Seat, Table, TableStatus
+from games.services.ahead import Guess, action_check, move_guess, seating_note
 from games.services.followups import followups_schedule
 from games.services.locking import person_seat, require_playing, table_lock_seats
 from games.services.presence import seat_back
@@ -36,6 +37,7 @@ def move_apply(
     action: Any,
     command_id: str | None = None,
     last: bool = False,
+    guess: Guess | None = None,
 ) -> dict[str, Any]:
     """Decide ``action`` for ``seat``, store the events, update the cache.
 
@@ -46,18 +48,29 @@ def move_apply(
     under ``command_id`` when one is given. ``last``: the caller returns
     from its ``atomic`` block with this answer and runs nothing else, so the
     write may carry the transaction's ``COMMIT`` (``recording.record``).
+    ``guess``: the same move decided during the lock's round trip
+    (``games.services.ahead``), used only if it started from this table's
+    locked seq and seed and this seat.
     """
     game = rules.get_game(table.game)
-    state = state_load(game, table)
-    events = _decide(game, state, seat, action)
-    for event in events:
-        state = game.evolve(state, event)
+    if guess is not None and guess.fits(table, seat):
+        if guess.refusal is not None:
+            raise guess.refusal
+        events, state, dumped = guess.events, guess.state, guess.dumped
+        view, legal_actions = guess.view, guess.legal_actions
+    else:
+        dumped = None
+        state = state_load(game, table)
+        events = _decide(game, state, seat, action)
+        for event in events:
+            state = game.evolve(state, event)
+        view, legal_actions = game.view(state, seat), game.legal_actions(state, seat)
     over = game.outcome(state) is not None
     response = {
         "seq": table.seq + len(events),
         "status": TableStatus.FINISHED.value if over else table.status,
-        "view": game.view(state, seat),
-        "legal_actions": game.legal_actions(state, seat),
+        "view": view,
+        "legal_actions": legal_actions,
     }
     command = None
     if command_id is not None:
@@ -80,6 +93,7 @@ def move_apply(
         seat=seat,
         command=command,
         last=followups if last else None,
+        dumped=dumped,
     )
     if not last:
         followups()
@@ -91,16 +105,11 @@ def _decide(
 ) -> list[rules.Event]:
     """``game.decide``, answering a bad request with a rules error, never a crash.
 
-    The shape every game requires (a JSON object with a string ``type``) is
-    checked here too, with the rules' own messages, so the service does not
-    depend on every game getting it right (``tests/rules/test_bad_input.py``
-    holds the games to it). Any other exception from the rules on a person's
-    input is logged as the rules bug it is and answered as a malformed action.
+    The shape every game requires is checked here too (``action_check``).
+    Any other exception from the rules on a person's input is logged as the
+    rules bug it is and answered as a malformed action.
     """
-    if not isinstance(action, dict):
-        raise rules.MalformedAction("An action must be a JSON object with a 'type'")
-    if not isinstance(action.get("type"), str):
-        raise rules.MalformedAction("An action needs a 'type' string")
+    action_check(action)
     try:
         return game.decide(state, seat, action)
     except rules.RulesError:
@@ -144,7 +153,15 @@ def action_submit(
       ``IllegalAction`` (``not_your_turn``, ``malformed_action`` …) rolls
       everything back.
     """
-    table, seats, done = table_lock_seats(table_id, command_id=command_id)
+    ahead: list[Guess | None] = [None]
+
+    def meanwhile() -> None:  # while the lock's round trip is on its way
+        ahead[0] = move_guess(table_id, user.pk, action, expected_seq)
+
+    table, seats, done = table_lock_seats(
+        table_id, command_id=command_id, meanwhile=meanwhile
+    )
+    seating_note(table, seats)
     seat = person_seat(seats, user, table)
     if seat.index in done:
         if done[seat.index].action != action:
@@ -170,4 +187,5 @@ def action_submit(
         action=action,
         command_id=command_id,
         last=True,
+        guess=ahead[0],
     )

@@ -9,6 +9,7 @@ checks and ``person_seat`` answer a request that may not act with the 403 or
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,7 +53,10 @@ class DoneCommand:
 
 
 def table_lock_seats(
-    table_id: int, *, command_id: str | None = None
+    table_id: int,
+    *,
+    command_id: str | None = None,
+    meanwhile: Callable[[], None] | None = None,
 ) -> tuple[Table, list[Seat], dict[int, DoneCommand]]:
     """Lock the table row and read it, its seats and a processed command.
 
@@ -81,11 +85,16 @@ def table_lock_seats(
     no round trip to ask Redis who listens (``games.realtime.frames_push``). A
     socket registers under ``table_share_lock``, so a move that does not see
     its row commits before the socket's first read.
+
+    ``meanwhile`` runs while the round trip is on its way (on PostgreSQL;
+    elsewhere before the lock): it must not touch the database.
     """
     pg = db.pg_connection()
     if pg is not None:
-        table, rows = _lock_read_postgresql(pg, table_id, command_id)
+        table, rows = _lock_read_postgresql(pg, table_id, command_id, meanwhile)
     else:
+        if meanwhile is not None:
+            meanwhile()
         table = table_lock(table_id)
         with connection.cursor() as cursor:
             cursor.execute(_SEATS_SQL, {"command_id": command_id, "table": table_id})
@@ -136,7 +145,10 @@ _LISTENING = db.Statement(
 
 
 def _lock_read_postgresql(
-    pg: Any, table_id: int, command_id: str | None
+    pg: Any,
+    table_id: int,
+    command_id: str | None,
+    meanwhile: Callable[[], None] | None,
 ) -> tuple[Table, list[tuple[Any, ...]]]:
     """Lock and read the table row, then its seats and listening audiences:
     one message of several statements with the transaction's ``BEGIN``, one
@@ -153,6 +165,7 @@ def _lock_read_postgresql(
             "known_seed": known_seed,
             "command_id": command_id,
         },
+        meanwhile=meanwhile,
     )
     if not locked:
         raise NotFound("not_found", f"Table {table_id} does not exist.")

@@ -44,6 +44,7 @@ def record(
     command: dict[str, Any] | None = None,
     also_save: tuple[str, ...] = (),
     last: Callable[[], None] | None = None,
+    dumped: tuple[Any, str] | None = None,
 ) -> None:
     """Append ``events`` and save the table's cached state, seq and outcome.
 
@@ -59,8 +60,15 @@ def record(
     from its ``atomic`` block at once. The write is its transaction's last
     statement, so on PostgreSQL it carries the ``COMMIT`` too
     (``games.db.commit_folds``), and nothing that could fail runs after it.
+
+    ``dumped``: ``state_dump(state)`` and its JSON text, when the caller has
+    them already (``games.services.ahead``).
     """
-    table.state = state_dump(state)  # = game.dump_state(state), faster
+    if dumped is None:
+        table.state = state_dump(state)  # = game.dump_state(state), faster
+        state_text = None
+    else:
+        table.state, state_text = dumped
     new_seq = table.seq + len(events)
     outcome = game.outcome(state)
     if outcome is not None:
@@ -96,4 +104,5 @@ def record(
             seat=seat,
             command=command,
             commit=last is not None,
+            state_text=state_text,
         )

@@ -438,3 +438,29 @@ def test_the_servers_errors_arrive_as_djangos() -> None:
     ):
         db.send(connection.connection, [bad], {"zero": 0})
     assert Table.objects.count() >= 0  # the block rolled back; usable again
+
+
+@pytest.mark.django_db
+def test_meanwhile_runs_while_the_message_is_on_its_way() -> None:
+    """``meanwhile`` runs after the message is sent and before its answer
+    is read; what it raises comes once the answer is read, and the
+    connection is left ready for the next statement."""
+    _pg_only()
+    connection.ensure_connection()
+    pg = connection.connection
+    seen: list[TransactionStatus] = []
+    statement = db.Statement("cardroom_test_meanwhile", "SELECT %(n)s::int", ("n",))
+
+    def meanwhile() -> None:
+        seen.append(pg.pgconn.transaction_status)
+
+    assert db.send(pg, [statement], {"n": 1}, meanwhile=meanwhile) == [[(1,)]]
+    assert seen == [TransactionStatus.ACTIVE]
+
+    def broken() -> None:
+        raise RuntimeError("a bug in the caller")
+
+    with pytest.raises(RuntimeError, match="a bug"):
+        db.send(pg, [statement], {"n": 2}, meanwhile=broken)
+    assert pg.pgconn.transaction_status == TransactionStatus.INTRANS
+    assert db.send(pg, [statement], {"n": 3}) == [[(3,)]]
