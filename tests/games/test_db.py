@@ -464,3 +464,16 @@ def test_meanwhile_runs_while_the_message_is_on_its_way() -> None:
         db.send(pg, [statement], {"n": 2}, meanwhile=broken)
     assert pg.pgconn.transaction_status == TransactionStatus.INTRANS
     assert db.send(pg, [statement], {"n": 3}) == [[(3,)]]
+
+
+@pytest.mark.django_db
+def test_seats_read_by_the_hot_path_equal_the_orms(table: Table) -> None:
+    """Every field of every seat, the join date read on first access."""
+    with transaction.atomic():
+        locked, seats, _ = table_lock_seats(table.pk)
+    orm = list(table.seats.order_by("index"))
+    fields = [f.attname for f in orm[0]._meta.concrete_fields]
+    assert [[getattr(s, f) for f in fields] for s in seats] == [
+        [getattr(s, f) for f in fields] for s in orm
+    ]
+    assert all(s.table is locked for s in seats)
