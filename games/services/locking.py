@@ -138,22 +138,23 @@ _TABLE_ATTNAMES = [f.attname for f in _TABLE_FIELDS]
 _TABLE_JSON = frozenset(
     i for i, f in enumerate(_TABLE_FIELDS) if f.get_internal_type() == "JSONField"
 )
-_SEQ, _SEED, _STATE = (
-    _TABLE_ATTNAMES.index(n) for n in ("seq", "seed_sha256", "state")
+_SEQ, _SEED, _STATE, _OPTIONS = (
+    _TABLE_ATTNAMES.index(n) for n in ("seq", "seed_sha256", "state", "options")
 )
 # The cached state's JSON stays in the database when this process remembers
-# the decoded state at the row's seq (games.state_cache): the field is then
-# left deferred, and Django reads it on first access should anything need it.
+# the decoded state at the row's seq (games.state_cache), and the options'
+# JSON always (a match reads them when it starts, not on a move): the fields
+# are then left deferred, and Django reads them on first access should
+# anything need them.
+_LOCK_COLUMNS = {
+    "state": 'CASE WHEN "seq" = %(known_seq)s AND "seed_sha256" = %(known_seed)s '
+    'THEN NULL ELSE "state" END',
+    "options": "NULL",
+}
 _LOCK = db.Statement(
     "cardroom_table_lock",
     "SELECT {} FROM games_table WHERE id = %(table)s FOR UPDATE".format(
-        ", ".join(
-            'CASE WHEN "seq" = %(known_seq)s AND "seed_sha256" = %(known_seed)s '
-            'THEN NULL ELSE "state" END'
-            if f.attname == "state"
-            else f'"{f.column}"'
-            for f in _TABLE_FIELDS
-        )
+        ", ".join(_LOCK_COLUMNS.get(f.attname, f'"{f.column}"') for f in _TABLE_FIELDS)
     ),
     ("table", "known_seq", "known_seed"),
 )
@@ -200,6 +201,7 @@ def _lock_read_postgresql(
     ]
     if (values[_SEQ], values[_SEED]) == (known_seq, known_seed):
         values[_STATE] = DEFERRED
+    values[_OPTIONS] = DEFERRED
     table = Table.from_db(DEFAULT_DB_ALIAS, _TABLE_ATTNAMES, values)
     table.listening = heard
     return table, rows
