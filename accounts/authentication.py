@@ -5,7 +5,10 @@ is one plain query for the token's user (``accounts_user`` joined on
 ``authtoken_token``) built into a ``User`` directly: DRF's
 ``select_related("user").get(key=...)`` spent about five times as long
 composing the query and building the two model instances as the database
-spent answering it (docs/performance.md). The answers are DRF's own.
+spent answering it (docs/performance.md). On PostgreSQL the query is
+prepared once per connection and sent without a cursor (``config.db``): a
+third less time than through Django's cursor, which had it planned on every
+request. The answers are DRF's own.
 """
 
 from typing import Any
@@ -17,6 +20,7 @@ from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 
 from accounts.models import User
+from config import db
 
 BOT_API_MESSAGE = "Bot accounts are played by the server and cannot use the API."
 
@@ -34,15 +38,27 @@ _TOKEN_SQL = (
 )
 
 
+_TOKEN = db.Statement(
+    "cardroom_token_user", _TOKEN_SQL.replace("%s", "%(key)s"), ("key",)
+)
+
+
 class PeopleTokenAuthentication(TokenAuthentication):
     """DRF's ``Authorization: Token <key>``, except for bot accounts."""
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
-        with connection.cursor() as cursor:
-            cursor.execute(_TOKEN_SQL, [key])
-            row = cursor.fetchone()
-        if row is None:
+        if "\x00" in key:  # no token holds one, and PostgreSQL refuses it
             raise exceptions.AuthenticationFailed(_("Invalid token."))
+        pg = db.pg_connection()
+        if pg is not None:  # prepared once per connection, sent without a cursor
+            [rows] = db.send(pg, [_TOKEN], {"key": key})
+        else:
+            with connection.cursor() as cursor:
+                cursor.execute(_TOKEN_SQL, [key])
+                rows = cursor.fetchall()
+        if not rows:
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
+        row = rows[0]
         split = len(_USER_ATTNAMES)
         user = User.from_db(connection.alias, _USER_ATTNAMES, row[:split])
         if not user.is_active:

@@ -23,7 +23,7 @@ from django.db import IntegrityError, connection
 from django.utils import timezone
 
 import rules
-from games import db
+from config import db
 from games.errors import ConcurrencyConflict
 from games.models import GameEvent, ProcessedCommand, Table
 from games.state_codec import json_text
@@ -213,7 +213,7 @@ def append_with_projection(
     the ORM's three writes. ``commit``: the caller runs nothing else before
     its ``atomic`` block exits, so on PostgreSQL the transaction's ``COMMIT``
     goes in the same message when that block is the outermost
-    (``games.db.commit_folds``). ``state_text``: ``table.state`` as JSON
+    (``config.db.commit_folds``). ``state_text``: ``table.state`` as JSON
     text, when the caller has it already. Same lock and conflicts as
     ``append``; returns the new seq.
     """

@@ -120,7 +120,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # the client, and the move's hot path prepares its own statements.
     DATABASES["default"]["OPTIONS"].setdefault("prepare_threshold", None)
 # The move's hot path prepares its statements on each connection with SQL
-# PREPARE and runs them with EXECUTE (games/db.py). Off behind a pooler in
+# PREPARE and runs them with EXECUTE (config/db.py). Off behind a pooler in
 # transaction mode: a prepared statement lives in one server session, and
 # PgBouncer (even 1.21+) tracks only protocol-level ones.
 DB_PREPARED_STATEMENTS = env.bool("DB_PREPARED_STATEMENTS", default=True)

@@ -17,7 +17,7 @@ from django.db import DEFAULT_DB_ALIAS, connection
 from django.db.models.base import DEFERRED
 
 from accounts.models import User
-from games import db
+from config import db
 from games.errors import Conflict, Forbidden, NotFound
 from games.models import Seat, Table, TableStatus
 from games.state_cache import state_known
@@ -31,6 +31,10 @@ def table_lock(table_id: int) -> Table:
     except Table.DoesNotExist:
         raise NotFound("not_found", f"Table {table_id} does not exist.") from None
 
+
+#: The ids a table can have (a bigint): the ORM answers a lookup outside them
+#: with nothing found; the hot path's own statements must too, not a 500.
+_BIGINT = range(-(2**63), 2**63)
 
 _SEATS_SQL = """
 SELECT s.id, s."index", s.user_id, s.bot_level, s.replaced_user_id, s.away,
@@ -66,7 +70,7 @@ def table_lock_seats(
     surrounding transaction ends.
 
     On PostgreSQL both statements go in one round trip (one message of
-    several statements, with the transaction's ``BEGIN``: ``games.db``). The
+    several statements, with the transaction's ``BEGIN``: ``config.db``). The
     seats and commands are read by the second statement on purpose: under
     READ COMMITTED a statement that waited for the row lock re-reads the
     locked row itself but sees every other row as it was when the statement
@@ -89,6 +93,8 @@ def table_lock_seats(
     ``meanwhile`` runs while the round trip is on its way (on PostgreSQL;
     elsewhere before the lock): it must not touch the database.
     """
+    if table_id not in _BIGINT:  # no such id; PostgreSQL would refuse it
+        raise NotFound("not_found", f"Table {table_id} does not exist.")
     pg = db.pg_connection()
     if pg is not None:
         table, rows = _lock_read_postgresql(pg, table_id, command_id, meanwhile)
@@ -175,7 +181,7 @@ def _lock_read_postgresql(
 ) -> tuple[Table, list[tuple[Any, ...]]]:
     """Lock and read the table row, then its seats and listening audiences:
     one message of several statements with the transaction's ``BEGIN``, one
-    round trip (``games.db``). Each statement after the lock takes its own
+    round trip (``config.db``). Each statement after the lock takes its own
     snapshot once the lock is held, so it reads what the previous holder
     committed (``table_lock_seats``)."""
     known_seq, known_seed = state_known(table_id) or (-1, "")
@@ -217,7 +223,7 @@ def table_share_lock(table_id: int) -> None:
     registration, one that held it committed first, so the socket's next read
     has it. Nothing to do where moves do not read the registrations (SQLite).
     """
-    if connection.vendor == "postgresql":
+    if connection.vendor == "postgresql" and table_id in _BIGINT:
         with connection.cursor() as cursor:
             cursor.execute(
                 "SELECT 1 FROM games_table WHERE id = %s FOR KEY SHARE", [table_id]

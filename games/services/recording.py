@@ -59,7 +59,7 @@ def record(
     seq and status and before the write is sent; the caller then returns
     from its ``atomic`` block at once. The write is its transaction's last
     statement, so on PostgreSQL it carries the ``COMMIT`` too
-    (``games.db.commit_folds``), and nothing that could fail runs after it.
+    (``config.db.commit_folds``), and nothing that could fail runs after it.
 
     ``dumped``: ``state_dump(state)`` and its JSON text, when the caller has
     them already (``games.services.ahead``).

@@ -1,8 +1,12 @@
 """The accounts API: sign-up, tokens, ``me``, browser sessions, bots refused."""
 
+from typing import Any
+
 import pytest
+from django.db import connection
 from django.test import Client
 from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.test import APIClient
 
 from accounts.models import User
@@ -227,13 +231,18 @@ def test_a_bots_token_does_not_authenticate(api_client: APIClient) -> None:
     }
 
 
-def test_a_token_authenticates_as_its_user_exactly(api_client: APIClient) -> None:
-    """The token lookup is one plain query: the user it builds is the user
-    the ORM would load, field for field, and the token is the stored one."""
+@pytest.mark.parametrize("prepared", [True, False])
+def test_a_token_authenticates_as_its_user_exactly(
+    api_client: APIClient, prepared: bool, settings: Any
+) -> None:
+    """The token lookup is one plain query (prepared on PostgreSQL unless the
+    settings say not to): the user it builds is the user the ORM would load,
+    field for field, and the token is the stored one."""
     from rest_framework.test import APIRequestFactory
 
     from accounts.authentication import PeopleTokenAuthentication
 
+    settings.DB_PREPARED_STATEMENTS = prepared
     person = UserFactory()
     key = token_for(person)
     request = APIRequestFactory().get("/", HTTP_AUTHORIZATION=f"Token {key}")
@@ -249,6 +258,38 @@ def test_a_token_authenticates_as_its_user_exactly(api_client: APIClient) -> Non
         Token.objects.get(key=key).created,
     )
     assert token.user is user
+
+
+def test_the_token_query_is_prepared_once_per_connection() -> None:
+    """Planned once per connection, not on every request (config.db)."""
+    from rest_framework.test import APIRequestFactory
+
+    from accounts.authentication import PeopleTokenAuthentication
+
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's")
+    keys = [token_for(UserFactory()) for _ in range(3)]
+    for key in keys:
+        request = APIRequestFactory().get("/", HTTP_AUTHORIZATION=f"Token {key}")
+        assert PeopleTokenAuthentication().authenticate(request) is not None
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_prepared_statements "
+            "WHERE name = 'cardroom_token_user'"
+        )
+        assert cursor.fetchone() == (1,)
+
+
+def test_a_token_with_a_nul_character_is_refused_as_unknown(
+    api_client: APIClient,
+) -> None:
+    from rest_framework.test import APIRequestFactory
+
+    from accounts.authentication import PeopleTokenAuthentication
+
+    request = APIRequestFactory().get("/", HTTP_AUTHORIZATION="Token ab\x00cd")
+    with pytest.raises(AuthenticationFailed, match="Invalid token."):
+        PeopleTokenAuthentication().authenticate(request)
 
 
 def test_unknown_and_inactive_tokens_are_refused(api_client: APIClient) -> None:

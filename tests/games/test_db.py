@@ -1,4 +1,4 @@
-"""``games.db``: the hot path's psycopg handle, its two round trips per move
+"""``config.db``: the hot path's psycopg handle, its two round trips per move
 (``BEGIN`` with the lock and reads, ``COMMIT`` with the write), its prepared
 statements, and pools across ``fork``."""
 
@@ -13,12 +13,13 @@ from typing import Any
 import pytest
 from django.db import DataError as DjangoDataError
 from django.db import OperationalError, connection, transaction
+from django.db import ProgrammingError as DjangoProgrammingError
 from psycopg import IsolationLevel, pq
 from psycopg.pq import TransactionStatus
 
 import rules
 from accounts.models import User
-from games import db
+from config import db
 from games.errors import ConcurrencyConflict
 from games.models import GameEvent, ProcessedCommand, SeatTimeout, Table
 from games.services import action_submit
@@ -71,9 +72,9 @@ def test_a_forked_child_gets_a_pool_of_its_own() -> None:
         DB_POOL_TIMEOUT="5",
     )
 
-    result = run_django_json("import games.db\n" + FORK, env)
+    result = run_django_json("import config.db\n" + FORK, env)
 
-    # Without games.db's fork hook the child would borrow the parent's idle
+    # Without config.db's fork hook the child would borrow the parent's idle
     # pooled connection: one socket, two processes.
     assert result == {
         "pooled": True,
@@ -334,7 +335,12 @@ def test_a_statement_is_prepared_under_its_name_with_numbered_parameters() -> No
         statement.prepare_sql
         == "PREPARE cardroom_example AS SELECT $2, $1 WHERE $1 > 0"
     )
-    assert statement.execute_sql == "EXECUTE cardroom_example(%(a)s, %(b)s)"
+    assert statement.execute_bytes({"a": b"1", "b": b"'x'"}) == (
+        b"EXECUTE cardroom_example(1, 'x')"
+    )
+    assert db.Statement("cardroom_none", "SELECT 1", ()).execute_bytes({}) == (
+        b"EXECUTE cardroom_none"
+    )
     with pytest.raises(ValueError, match="not in params"):
         db.Statement("cardroom_bad", "SELECT %(a)s, %(c)s", ("a",))
 
@@ -477,3 +483,26 @@ def test_seats_read_by_the_hot_path_equal_the_orms(table: Table) -> None:
         [getattr(s, f) for f in fields] for s in orm
     ]
     assert all(s.table is locked for s in seats)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_prepare_that_failed_is_sent_again() -> None:
+    """Only a ``PREPARE`` the server accepted counts as prepared: one that
+    failed (here its table did not exist yet, as during a deploy before
+    migrating) is sent again with the next message."""
+    _pg_only()
+    statement = db.Statement(
+        "cardroom_test_later", "SELECT x FROM cardroom_test_later_t", ()
+    )
+    with pytest.raises(DjangoProgrammingError), transaction.atomic():
+        connection.ensure_connection()
+        db.send(connection.connection, [statement], {})
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TABLE cardroom_test_later_t (x int)")
+        cursor.execute("INSERT INTO cardroom_test_later_t VALUES (7)")
+    try:
+        with transaction.atomic():
+            assert db.send(connection.connection, [statement], {}) == [[(7,)]]
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("DROP TABLE cardroom_test_later_t")

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 import rules
 from games import event_store, frames, realtime, signals
-from games.errors import Conflict, Forbidden
+from games.errors import Conflict, Forbidden, NotFound
 from games.models import GameEvent, ProcessedCommand, SeatConnection, Table
 from games.services import action_submit, table_create
 from tests.accounts.factories import UserFactory
@@ -136,6 +136,14 @@ def test_the_current_expected_seq_is_accepted(table: Table) -> None:
     )
 
     assert result["seq"] > 2
+
+
+@pytest.mark.parametrize("table_id", [2**63, 10**28, -(2**63) - 1])
+def test_a_table_id_no_table_can_have_is_not_found(table_id: int) -> None:
+    """Beyond a bigint there is no table: 404, as the ORM would answer, not
+    the database's refusal of the number."""
+    with raises_table_error(NotFound, "not_found", f"Table {table_id} does not exist."):
+        action_submit(table_id=table_id, user=UserFactory(), action={"type": "pass"})
 
 
 def test_a_lobby_table_has_not_started() -> None:

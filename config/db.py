@@ -1,11 +1,14 @@
-"""psycopg 3 underneath Django's connection, for the move's hot path.
+"""psycopg 3 underneath Django's connection, for the statements every move
+and every API request runs.
 
 A move runs a handful of statements whose cost is mostly what surrounds them
 (the ORM composing queries and converting rows, and on these machines every
 round trip's wake-ups), so the hot path (``games.services.locking.table_lock_seats``
 and ``games.event_store.append_with_projection``) sends them through psycopg
 itself, on the same connection and in the same transaction as the ORM, in two
-round trips (docs/event-store.md, "A move's round trips"):
+round trips (docs/event-store.md, "A move's round trips"). The API token's
+lookup (``accounts.authentication``) goes the same way, prepared once per
+connection.
 
 1. the transaction's ``BEGIN``, the row lock and the reads under it, as one
    simple-protocol message holding several statements (``transaction_begin``);
@@ -81,13 +84,10 @@ class Statement:
             raise ValueError(f"{self.name}: a parameter is not in params")
         return f"PREPARE {self.name} AS {numbered.strip()}"
 
-    @cached_property
-    def execute_sql(self) -> str:
-        args = ", ".join(f"%({param})s" for param in self.params)
-        return f"EXECUTE {self.name}({args})"
-
     def execute_bytes(self, literals: dict[str, bytes]) -> bytes:
         """``EXECUTE`` of the prepared statement with these literals."""
+        if not self.params:
+            return self._execute_head[:-1]  # no "()" for none
         args = b", ".join([literals[param] for param in self.params])
         return self._execute_head + args + b")"
 
@@ -109,7 +109,6 @@ class Statement:
         return [p.encode() for p in pieces[::2]], pieces[1::2]
 
 
-_CAN_RUN = (TransactionStatus.IDLE, TransactionStatus.INTRANS)
 _ANSWERED = (ExecStatus.TUPLES_OK, ExecStatus.COMMAND_OK)
 
 
@@ -186,15 +185,8 @@ def send(
         escape = session.escape
         literals = {name: _literal(value, escape) for name, value in params.items()}
     known = session.prepared if prepares() else None
-    head = (
-        []
-        if known is None
-        else [s.prepare_sql for s in statements if s.name not in known]
-    )
-    if known is not None and head and pg.pgconn.transaction_status in _CAN_RUN:
-        # Counted as prepared before the answer: they run first, so a later
-        # statement's error (a deadlock, a timeout) leaves them prepared.
-        known.update(s.name for s in statements)
+    preparing = [] if known is None else [s for s in statements if s.name not in known]
+    head = [s.prepare_sql for s in preparing]
     begin = transaction_begin(pg)
     if begin:
         head.append(begin)
@@ -215,6 +207,11 @@ def send(
                 meanwhile()
             finally:  # the answer is read whatever happened
                 results = pg.wait(generators.fetch_many(pg.pgconn))
+        for statement, result in zip(preparing, results, strict=False):
+            # A PREPARE that succeeded stays, whatever fails after it (a lock
+            # timeout, a deadlock): prepared statements outlive transactions.
+            if result.status == ExecStatus.COMMAND_OK:
+                known.add(statement.name)  # type: ignore[union-attr]
         for result in results:
             if result.status not in _ANSWERED:
                 raise errors.error_from_result(result, encoding="utf-8")
