@@ -27,19 +27,17 @@ BOT_API_MESSAGE = "Bot accounts are played by the server and cannot use the API.
 _USER_ATTNAMES = [f.attname for f in User._meta.concrete_fields]
 _TOKEN_ATTNAMES = [f.attname for f in Token._meta.concrete_fields]
 # The user's columns, then the token's, in the models' own field order.
-_TOKEN_SQL = (
-    "SELECT {}, {} FROM {} t JOIN {} u ON u.{} = t.user_id WHERE t.key = %s".format(
+_TOKEN = db.Statement(
+    "cardroom_token_user",
+    "SELECT {}, {} FROM {} t JOIN {} u ON u.{} = t.user_id "
+    "WHERE t.key = %(key)s".format(
         ", ".join(f'u."{f.column}"' for f in User._meta.concrete_fields),
         ", ".join(f't."{f.column}"' for f in Token._meta.concrete_fields),
         Token._meta.db_table,
         User._meta.db_table,
         User._meta.pk.column,
-    )
-)
-
-
-_TOKEN = db.Statement(
-    "cardroom_token_user", _TOKEN_SQL.replace("%s", "%(key)s"), ("key",)
+    ),
+    ("key",),
 )
 
 
@@ -54,7 +52,7 @@ class PeopleTokenAuthentication(TokenAuthentication):
             [rows] = db.send(pg, [_TOKEN], {"key": key})
         else:
             with connection.cursor() as cursor:
-                cursor.execute(_TOKEN_SQL, [key])
+                cursor.execute(_TOKEN.sql, {"key": key})
                 rows = cursor.fetchall()
         if not rows:
             raise exceptions.AuthenticationFailed(_("Invalid token."))

@@ -41,9 +41,8 @@ def state_get(table_id: int, seq: int, seed_sha256: str) -> Any | None:
 def state_known(table_id: int) -> tuple[int, str] | None:
     """The ``(seq, seed hash)`` of the state remembered for the table, if any
     (so the row's lock can leave the cached JSON in the database)."""
-    with _lock:
-        entry = _entries.get(table_id)
-    return None if entry is None else (entry[0][1], entry[0][2])
+    latest = state_latest(table_id)
+    return None if latest is None else latest[:2]
 
 
 def state_latest(table_id: int) -> tuple[int, str, Any] | None:

@@ -107,7 +107,6 @@ def table_lock_seats(
             rows = cursor.fetchall()
     seats = []
     done: dict[int, DoneCommand] = {}
-    table_id = table.pk
     for pk, index, user_id, bot, replaced, away, timeouts, action, response in rows:
         # As the ORM builds a row (a tenth of the time of Seat(...)); the
         # join date stays in the database, read on first access.
