@@ -11,13 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 import rules
+from accounts.authentication import PendingToken
 from accounts.models import BotLevel
 from config.fields import TextField
 from config.pagination import Pagination, page_serializer
@@ -369,7 +370,15 @@ def action_fields(content: dict[str, Any]) -> dict[str, Any] | None:
 
 
 class ActionSubmitApi(TableApi):
-    """Play a move from the requester's seat."""
+    """Play a move from the requester's seat.
+
+    A token this process has seen before is checked in the move's own first
+    message to the database, not in a query of its own
+    (``accounts.authentication``); a request that fails before that gets it
+    checked first, so a bad token is a 401 whatever else is wrong.
+    """
+
+    token_checked_in_move = True
 
     class InputSerializer(serializers.Serializer):
         class Meta:
@@ -408,11 +417,28 @@ class ActionSubmitApi(TableApi):
     @extend_schema(request=InputSerializer, responses={200: OutputSerializer})
     def post(self, request: Request, table_id: int) -> Response:
         fields = self.validated(request.data)
-        result = services.action_submit(table_id=table_id, user=request.user, **fields)
+        auth = request.auth
+        result = services.action_submit(
+            table_id=table_id,
+            user=request.user,
+            vouch=auth if isinstance(auth, PendingToken) else None,
+            **fields,
+        )
         # The service's answer already has exactly this shape (and is what a
         # retried command_id returns); OutputSerializer documents it. Running
         # it too would deep-copy its fields on every move (docs/performance.md).
         return Response(result)
+
+    def handle_exception(self, exc: Exception) -> Response:
+        auth = getattr(self.request, "_auth", None)  # never authenticate here
+        if isinstance(auth, PendingToken) and not isinstance(
+            exc, exceptions.AuthenticationFailed | exceptions.NotAuthenticated
+        ):
+            try:
+                auth.confirm()  # at most once: the move may have checked it
+            except exceptions.AuthenticationFailed as failed:
+                exc = failed
+        return super().handle_exception(exc)
 
 
 class EventListApi(TableApi):

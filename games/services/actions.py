@@ -21,7 +21,12 @@ from games.errors import Conflict
 from games.models import Seat, Table, TableStatus
 from games.services.ahead import Guess, action_check, move_guess, seating_note
 from games.services.followups import followups_schedule
-from games.services.locking import person_seat, require_playing, table_lock_seats
+from games.services.locking import (
+    Vouch,
+    person_seat,
+    require_playing,
+    table_lock_seats,
+)
 from games.services.presence import seat_back
 from games.services.recording import record, state_load
 
@@ -136,6 +141,7 @@ def action_submit(
     action: Any,
     expected_seq: int | None = None,
     command_id: str | None = None,
+    vouch: Vouch | None = None,
 ) -> dict[str, Any]:
     """Play ``action`` from ``user``'s seat; return ``{"seq", "status", "view",
     "legal_actions"}`` for that seat.
@@ -152,6 +158,8 @@ def action_submit(
     - The rules decide against the cached state (never a replay); their
       ``IllegalAction`` (``not_your_turn``, ``malformed_action`` …) rolls
       everything back.
+    - ``vouch``: what still has to prove the request is ``user``'s (an API
+      token not yet checked), checked with the lock before anything else.
     """
     ahead: list[Guess | None] = [None]
 
@@ -159,7 +167,7 @@ def action_submit(
         ahead[0] = move_guess(table_id, user.pk, action, expected_seq)
 
     table, seats, done = table_lock_seats(
-        table_id, command_id=command_id, meanwhile=meanwhile
+        table_id, command_id=command_id, meanwhile=meanwhile, vouch=vouch
     )
     seating_note(table, seats)
     seat = person_seat(seats, user, table)

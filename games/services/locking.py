@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from django.db import DEFAULT_DB_ALIAS, connection
 from django.db.models.base import DEFERRED
@@ -48,6 +48,24 @@ ORDER BY s."index"
 """
 
 
+class Vouch(Protocol):
+    """What a request brings to be checked in its move's first message: a
+    statement sent with the lock, and the check of its rows, run before
+    anything else in the answer is used; ``confirm`` checks on its own where
+    there is no such message (the API token not yet checked:
+    ``accounts.authentication.PendingToken``)."""
+
+    @property
+    def statement(self) -> db.Statement: ...
+
+    @property
+    def params(self) -> dict[str, Any]: ...
+
+    def check(self, rows: list[tuple[Any, ...]]) -> None: ...
+
+    def confirm(self) -> None: ...
+
+
 @dataclass(frozen=True)
 class DoneCommand:
     """A command a seat already sent: the action and the answer it got."""
@@ -61,6 +79,7 @@ def table_lock_seats(
     *,
     command_id: str | None = None,
     meanwhile: Callable[[], None] | None = None,
+    vouch: Vouch | None = None,
 ) -> tuple[Table, list[Seat], dict[int, DoneCommand]]:
     """Lock the table row and read it, its seats and a processed command.
 
@@ -91,13 +110,19 @@ def table_lock_seats(
     its row commits before the socket's first read.
 
     ``meanwhile`` runs while the round trip is on its way (on PostgreSQL;
-    elsewhere before the lock): it must not touch the database.
+    elsewhere before the lock): it must not touch the database. ``vouch``'s
+    statement goes in the same message, and its check runs first of all, so
+    a request it refuses learns nothing of the table (elsewhere, and for an
+    id no table can have, it checks on its own first).
     """
-    if table_id not in _BIGINT:  # no such id; PostgreSQL would refuse it
-        raise NotFound("not_found", f"Table {table_id} does not exist.")
     pg = db.pg_connection()
+    if table_id not in _BIGINT or pg is None:
+        if vouch is not None:
+            vouch.confirm()
+        if table_id not in _BIGINT:  # no such id; PostgreSQL would refuse it
+            raise NotFound("not_found", f"Table {table_id} does not exist.")
     if pg is not None:
-        table, rows = _lock_read_postgresql(pg, table_id, command_id, meanwhile)
+        table, rows = _lock_read_postgresql(pg, table_id, command_id, meanwhile, vouch)
     else:
         if meanwhile is not None:
             meanwhile()
@@ -177,6 +202,7 @@ def _lock_read_postgresql(
     table_id: int,
     command_id: str | None,
     meanwhile: Callable[[], None] | None,
+    vouch: Vouch | None,
 ) -> tuple[Table, list[tuple[Any, ...]]]:
     """Lock and read the table row, then its seats and listening audiences:
     one message of several statements with the transaction's ``BEGIN``, one
@@ -184,17 +210,24 @@ def _lock_read_postgresql(
     snapshot once the lock is held, so it reads what the previous holder
     committed (``table_lock_seats``)."""
     known_seq, known_seed = state_known(table_id) or (-1, "")
-    locked, rows, listening = db.send(
-        pg,
-        (_LOCK, _SEATS, _LISTENING),
-        {
-            "table": table_id,
-            "known_seq": known_seq,
-            "known_seed": known_seed,
-            "command_id": command_id,
-        },
-        meanwhile=meanwhile,
-    )
+    params = {
+        "table": table_id,
+        "known_seq": known_seq,
+        "known_seed": known_seed,
+        "command_id": command_id,
+    }
+    if vouch is None:
+        locked, rows, listening = db.send(
+            pg, (_LOCK, _SEATS, _LISTENING), params, meanwhile=meanwhile
+        )
+    else:
+        vouched, locked, rows, listening = db.send(
+            pg,
+            (vouch.statement, _LOCK, _SEATS, _LISTENING),
+            {**params, **vouch.params},
+            meanwhile=meanwhile,
+        )
+        vouch.check(vouched)
     if not locked:
         raise NotFound("not_found", f"Table {table_id} does not exist.")
     row = locked[0]
