@@ -94,6 +94,8 @@ TEMPLATES = [
 
 DATABASE_URL = env.str("DATABASE_URL", default="")
 DATABASES: dict[str, dict[str, Any]]
+# Django's PostgreSQL backend with a cheaper pool check (config/postgresql).
+POSTGRESQL = "config.postgresql"
 if DATABASE_URL:
     DATABASES = {"default": environ.Env.db_url_config(DATABASE_URL)}
 else:
@@ -113,6 +115,9 @@ else:
         }
     }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend, with a pooled connection checked without a round trip.
+    DATABASES["default"]["ENGINE"] = POSTGRESQL
+if DATABASES["default"]["ENGINE"] == POSTGRESQL:
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
         "connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=5)
     )
@@ -133,7 +138,7 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # its prepared statements live on; the pool replaces CONN_MAX_AGE.
 # DB_POOL_MAX_SIZE bounds the connections of one process (docs/performance.md).
 if (
-    DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    DATABASES["default"]["ENGINE"] == POSTGRESQL
     and env.bool("DB_POOL", default=True)
     and DATABASES["default"]["CONN_MAX_AGE"] == 0
 ):

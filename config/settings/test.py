@@ -21,6 +21,7 @@ from .base import (  # noqa: E402
     CACHES,
     CHANNEL_LAYERS,
     DATABASES,
+    POSTGRESQL,
     REDIS_URL,
     env,
 )
@@ -51,7 +52,7 @@ TEST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
 # on games_gameevent (games/migrations). Transactional tests empty every table
 # with TRUNCATE between tests, so test connections (only) let TRUNCATE through;
 # UPDATE and DELETE stay refused. See docs/event-store.md.
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+if DATABASES["default"]["ENGINE"] == POSTGRESQL:
     DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
         "-c cardroom.allow_truncate=on"
     )

@@ -82,7 +82,7 @@ def test_local_with_urls_uses_postgres_and_redis(tmp_path: Path) -> None:
 
     loaded = run_django_json(DUMP, env)
 
-    assert loaded["db_engine"] == "django.db.backends.postgresql"
+    assert loaded["db_engine"] == "config.postgresql"
     assert loaded["db_name"] == "cardroom"
     assert (loaded["db_host"], loaded["db_port"]) == ("127.0.0.1", "5432")
     assert not var_dir.exists()
@@ -220,7 +220,7 @@ def test_test_settings_default_to_the_local_services() -> None:
 
     loaded = run_django_json(DUMP, env)
 
-    assert loaded["db_engine"] == "django.db.backends.postgresql"
+    assert loaded["db_engine"] == "config.postgresql"
     assert (loaded["db_host"], loaded["db_port"], loaded["db_user"]) == (
         "127.0.0.1",
         "5432",
