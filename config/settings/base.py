@@ -313,6 +313,8 @@ REST_FRAMEWORK = {
         "rest_framework.permissions.IsAuthenticatedOrReadOnly",
     ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # DRF's, answering "anything" or "JSON" without parsing the header.
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "config.negotiation.Negotiation",
     # JSON nested past config.limits.MAX_JSON_DEPTH is a 400, not a RecursionError.
     "DEFAULT_PARSER_CLASSES": [
         "config.limits.BoundedJSONParser",
