@@ -69,7 +69,7 @@ def test_a_request_runs_its_middleware_and_view_in_one_thread_hop(
 ) -> None:
     """Django's own handler calls every hook of every middleware through
     ``sync_to_async`` (about sixteen hops a request), and the signals around
-    it in hops of their own; ours makes one."""
+    it in hops of their own; ours makes one, into its own threads."""
     import asgiref.sync
 
     from config.asgi import django_asgi_app
@@ -77,14 +77,23 @@ def test_a_request_runs_its_middleware_and_view_in_one_thread_hop(
 
     assert isinstance(django_asgi_app, OneHopASGIHandler)
     hops: list[str] = []
-    real = asgiref.sync.SyncToAsync.__call__
+    real_hop = OneHopASGIHandler._hop
+    real_sync_to_async = asgiref.sync.SyncToAsync.__call__
 
-    async def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
-        func = getattr(self.func, "func", self.func)  # a partial's function
-        hops.append(getattr(func, "__qualname__", repr(func)))
-        return await real(self, *args, **kwargs)
+    def name(func: Any) -> str:
+        func = getattr(func, "func", func)  # a partial's function
+        return str(getattr(func, "__qualname__", repr(func)))
 
-    monkeypatch.setattr(asgiref.sync.SyncToAsync, "__call__", counted)
+    async def hop(self: Any, fn: Any) -> Any:
+        hops.append(name(fn))
+        return await real_hop(self, fn)
+
+    async def sync_to_async(self: Any, *args: Any, **kwargs: Any) -> Any:
+        hops.append("sync_to_async: " + name(self.func))
+        return await real_sync_to_async(self, *args, **kwargs)
+
+    monkeypatch.setattr(OneHopASGIHandler, "_hop", hop)
+    monkeypatch.setattr(asgiref.sync.SyncToAsync, "__call__", sync_to_async)
     sent = _serve("/api/games/")
 
     assert sent[0]["status"] == 200
