@@ -17,9 +17,9 @@ The hop goes to a fixed pool of ``WEB_THREADS`` threads, not to a thread
 Django creates and joins for every request (its ``ThreadSensitiveContext``):
 thread creation was about a tenth of a request's samples. Each thread keeps
 its own database connection between the start and the end of a request, as
-Django's own threads do. Reading the body, sending the response, streaming
-files and noticing a client that went away are still Django's own ASGI
-handling.
+Django's own threads do. Reading the body and sending the response are
+still Django's own ASGI handling; a client going away is listened for only
+while a response streams, since a sync view cannot be cancelled (``handle``).
 """
 
 from __future__ import annotations
@@ -102,46 +102,47 @@ class OneHopASGIHandler(ASGIHandler):
         return response
 
     async def handle(self, scope: Any, receive: Any, send: Any) -> None:
-        """Django's ``ASGIHandler.handle``, with the sync work in one hop."""
+        """Django's ``ASGIHandler.handle``, with the sync work in one hop.
+
+        Django also listens for the client going away while the view runs,
+        to cancel it: a sync view cannot be cancelled (its thread runs on),
+        so for a response built in memory that listener only cost each
+        request a task, a wait and a cancellation (about 0.1 ms of CPU:
+        docs/performance.md); a client gone by then has its answer dropped by
+        the server. A streamed response is sent as Django sends it, stopped
+        when the client goes away.
+        """
         try:
             body_file = await self.read_body(receive)
         except RequestAborted:
             return
-        set_script_prefix(get_script_prefix(scope))
-
-        async def process_request() -> HttpResponseBase:
+        try:
+            set_script_prefix(get_script_prefix(scope))
             response: HttpResponseBase = await self._hop(
                 partial(self._respond, scope, body_file)
             )
-            # The client may go away while the response is sent.
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.send_response(response, send)
-            return response
-
-        # As Django does: notice a disconnect while the response is made.
-        responding = asyncio.create_task(process_request())
-        tasks = [asyncio.create_task(self.listen_for_disconnect(receive)), responding]
-        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-        for task in tasks:
-            if task.done():
-                try:
-                    task.result()
-                except RequestAborted:
-                    pass
-                except AssertionError:
-                    body_file.close()
-                    raise
-            else:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-        try:
-            response = responding.result()
-        except asyncio.CancelledError:
-            await self._hop(
-                lambda: signals.request_finished.send(sender=self.__class__)
-            )
-        else:
             if response.streaming:
-                await self._hop(response.close)
-        body_file.close()
+                await self._stream(response, receive, send)
+            else:
+                await self.send_response(response, send)
+        finally:
+            body_file.close()
+
+    async def _stream(
+        self, response: HttpResponseBase, receive: Any, send: Any
+    ) -> None:
+        """Send a streamed response until it ends or the client goes away,
+        then close it (in a hop: closing sends ``request_finished``)."""
+        sending = asyncio.create_task(self.send_response(response, send))
+        listening = asyncio.create_task(self.listen_for_disconnect(receive))
+        try:
+            await asyncio.wait(
+                [sending, listening], return_when=asyncio.FIRST_COMPLETED
+            )
+            for task in (sending, listening):
+                if not task.done():
+                    task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, RequestAborted):
+                    await task
+        finally:
+            await self._hop(response.close)

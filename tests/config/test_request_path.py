@@ -45,7 +45,13 @@ def _serve(path: str) -> list[dict[str, Any]]:
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
 
-    scope = {
+    asyncio.run(django_asgi_app(_scope(path), receive, send))
+    return sent
+
+
+def _scope(path: str) -> dict[str, Any]:
+    """An ASGI scope of a GET of ``path``."""
+    return {
         "type": "http",
         "asgi": {"version": "3.0"},
         "http_version": "1.1",
@@ -59,8 +65,6 @@ def _serve(path: str) -> list[dict[str, Any]]:
         "client": ("127.0.0.1", 50000),
         "server": ("testserver", 80),
     }
-    asyncio.run(django_asgi_app(scope, receive, send))
-    return sent
 
 
 @pytest.mark.django_db
@@ -99,6 +103,77 @@ def test_a_request_runs_its_middleware_and_view_in_one_thread_hop(
     assert sent[0]["status"] == 200
     # request_started, the middleware chain and view, request_finished: one hop.
     assert hops == ["OneHopASGIHandler._respond"]
+
+
+@pytest.mark.django_db
+def test_an_answer_built_in_memory_is_sent_without_listening_for_a_disconnect() -> None:
+    """A sync view cannot be cancelled, so nothing listens for the client
+    going away while it runs: the request body is the only thing received."""
+    import asyncio
+
+    from config.asgi import django_asgi_app
+
+    received: list[str] = []
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        received.append("receive")
+        if len(received) == 1:
+            return {"type": "http.request", "body": b"", "more_body": False}
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    asyncio.run(django_asgi_app(_scope("/api/games/"), receive, send))
+
+    assert received == ["receive"]
+    assert [m["type"] for m in sent] == ["http.response.start", "http.response.body"]
+    assert sent[0]["status"] == 200
+
+
+@pytest.mark.urls("tests.config.urls")
+def test_a_streamed_answer_stops_when_the_client_goes_away() -> None:
+    import asyncio
+
+    from django.core.signals import request_finished
+
+    from config.asgi import django_asgi_app
+
+    sent: list[dict[str, Any]] = []
+    finished: list[bool] = []
+    gone = asyncio.Event()
+
+    async def receive() -> dict[str, Any]:
+        if not sent:
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await gone.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+        if len(sent) >= 5:
+            gone.set()
+        await asyncio.sleep(0)
+
+    def on_finished(**kwargs: Any) -> None:
+        finished.append(True)
+
+    request_finished.connect(on_finished)
+    try:
+
+        async def serve() -> None:
+            await asyncio.wait_for(
+                django_asgi_app(_scope("/test-api/endless/"), receive, send), timeout=10
+            )
+
+        asyncio.run(serve())
+    finally:
+        request_finished.disconnect(on_finished)
+
+    assert sent[0]["type"] == "http.response.start"
+    assert 5 <= len(sent) < 100  # stopped soon after the client went away
+    assert finished == [True]  # the response closed, in a hop
 
 
 @pytest.mark.django_db

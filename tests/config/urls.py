@@ -4,11 +4,12 @@ The project's own URLs stay first, so real endpoints (/healthz, /api/schema/)
 and the catch-all answer as they do in production.
 """
 
+from collections.abc import AsyncIterator
 from typing import NoReturn
 
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404, HttpRequest, JsonResponse
+from django.http import Http404, HttpRequest, JsonResponse, StreamingHttpResponse
 from django.urls import path
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import serializers
@@ -133,8 +134,19 @@ def broken_django_view(request: HttpRequest) -> NoReturn:
     raise RuntimeError("secret internals: password=hunter2")
 
 
+async def _endless() -> AsyncIterator[bytes]:
+    while True:
+        yield b"chunk"
+
+
+def endless(request: HttpRequest) -> StreamingHttpResponse:
+    """A response streamed until the client goes away."""
+    return StreamingHttpResponse(_endless())
+
+
 urlpatterns = [
     path("test-api/echo/", EchoView.as_view()),
+    path("test-api/endless/", endless),
     path("test-api/seat/", SeatTakenView.as_view()),
     path("test-api/throttled/", ThrottledView.as_view()),
     path("test-api/private/", PrivateView.as_view()),
