@@ -2,8 +2,8 @@
 
 Nearly every API request accepts anything (no ``Accept`` header, or
 ``*/*``) or JSON exactly, and every view renders JSON first: DRF parses the
-header into media types and ranks them on every request all the same, about
-about 45 µs of CPU a request against 3 µs here (docs/performance.md). ``Negotiation``
+header into media types and ranks them on every request all the same (about
+45 µs of CPU a request; 3 µs here: docs/performance.md). ``Negotiation``
 answers those requests with what DRF's negotiation would choose, and hands
 every other one to it unchanged (``tests/config/test_negotiation.py`` holds
 the two to the same answers).
