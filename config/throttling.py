@@ -15,6 +15,7 @@ implementation.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 from typing import Any
@@ -22,6 +23,8 @@ from typing import Any
 from django.core.cache import DEFAULT_CACHE_ALIAS, caches
 from django.core.cache import cache as default_cache
 from django.core.cache.backends.redis import RedisCache
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError, ResponseError
 from rest_framework import throttling
 
 #: KEYS[1] the log; ARGV now, window (s), limit, a unique member.
@@ -40,26 +43,84 @@ local oldest = tonumber(redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')[2])
 return {0, tostring(window - (now - oldest))}
 """
 
-_scripts: dict[int, Any] = {}
+#: The name Redis knows the script by (``EVALSHA``).
+_SHA = hashlib.sha1(_SLIDING_LOG.encode(), usedforsecurity=False).hexdigest()
+
+
+class _SlidingLog:
+    """``_SLIDING_LOG`` run on a connection of the calling thread's own, made
+    with the cache pool's settings.
+
+    Through the pool, redis-py would take a connection under a lock, check
+    its socket for unread data (three system calls) and hand it back: about
+    half the CPU of the request's one round trip (docs/performance.md). Each
+    request thread keeps one connection instead (a forked child makes its
+    own). A connection the server closed fails on use and is opened again
+    for one more try, as the pool would have opened it before use; any other
+    failure closes it, so no reply is ever left half read; a script the server has
+    forgotten (a restart, ``SCRIPT FLUSH``) is loaded again, as redis-py's
+    ``Script`` does.
+    """
+
+    def __init__(self, pool: Any) -> None:
+        self.pool = pool
+        self.local = threading.local()
+
+    def _connection(self) -> Any:
+        conn = getattr(self.local, "conn", None)
+        if conn is None or conn.pid != os.getpid():
+            conn = self.pool.connection_class(**self.pool.connection_kwargs)
+            self.local.conn = conn
+        return conn
+
+    def __call__(self, key: str, args: list[Any]) -> Any:
+        conn = self._connection()
+        command = conn.pack_command("EVALSHA", _SHA, 1, key, *args)
+        try:
+            return self._run(conn, command)
+        except RedisConnectionError:
+            conn.disconnect()  # closed by the server: once more, reconnected
+            try:
+                return self._run(conn, command)
+            except BaseException:
+                conn.disconnect()  # never leave a reply half read
+                raise
+        except ResponseError:
+            raise  # the server's error, its reply read in full
+        except BaseException:
+            conn.disconnect()
+            raise
+
+    @staticmethod
+    def _run(conn: Any, command: Any) -> Any:
+        try:
+            conn.send_packed_command(command, check_health=False)
+            return conn.read_response()
+        except NoScriptError:
+            conn.send_command("SCRIPT", "LOAD", _SLIDING_LOG, check_health=False)
+            conn.read_response()
+            conn.send_packed_command(command, check_health=False)
+            return conn.read_response()
+
+
+_logs: dict[int, _SlidingLog] = {}
 _lock = threading.Lock()
 
 
-def _script(cache: Any, key: str) -> Any | None:
-    """The sliding-log script bound to ``cache``'s Redis client, or None when
-    the cache is not Redis."""
+def _script(cache: Any, key: str) -> _SlidingLog | None:
+    """The sliding-log script on ``cache``'s Redis server, or None when the
+    cache is not Redis."""
     if cache is default_cache:  # a proxy to this context's cache object
         cache = caches[DEFAULT_CACHE_ALIAS]
     if not isinstance(cache, RedisCache):
         return None
     redis_cache: Any = cache  # its client is Django's private attribute
-    client = redis_cache._cache.get_client(key, write=True)
-    script = _scripts.get(id(client))
-    if script is None:
+    pool = redis_cache._cache.get_client(key, write=True).connection_pool
+    log = _logs.get(id(pool))
+    if log is None:
         with _lock:
-            script = _scripts.setdefault(
-                id(client), client.register_script(_SLIDING_LOG)
-            )
-    return script
+            log = _logs.setdefault(id(pool), _SlidingLog(pool))
+    return log
 
 
 class SlidingLogMixin:
@@ -94,7 +155,7 @@ class SlidingLogMixin:
         self.key, self.now = key, self.timer()  # type: ignore[attr-defined]
         member = f"{self.now!r}:{os.urandom(6).hex()}"
         allowed, wait = script(
-            keys=[cache_key], args=[self.now, self.duration, self.num_requests, member]
+            cache_key, [self.now, self.duration, self.num_requests, member]
         )
         self._wait = None if allowed else max(0.0, float(wait))
         return bool(allowed)
