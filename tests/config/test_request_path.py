@@ -242,3 +242,41 @@ def test_the_redis_cache_shares_one_pool_between_cache_objects() -> None:
     # Django's own client builds a pool per object: what this backend avoids.
     plain = RedisCacheClient([REDIS])
     assert plain._get_connection_pool(True) is not seen[0]
+
+
+@pytest.mark.django_db
+def test_messages_are_stored_for_a_request_that_adds_one_and_built_for_no_other() -> (
+    None
+):
+    """``LazyMessageMiddleware``: Django's message storage, made on first use."""
+    from django.contrib import messages
+    from django.contrib.messages.storage.fallback import FallbackStorage
+    from django.contrib.sessions.middleware import SessionMiddleware
+    from django.http import HttpResponse
+    from django.test import RequestFactory
+    from django.utils.functional import empty
+
+    from config.middleware import LazyMessageMiddleware
+
+    def view(add: bool) -> Any:
+        def respond(request: Any) -> HttpResponse:
+            if add:
+                messages.success(request, "Saved.")
+            return HttpResponse("ok")
+
+        return SessionMiddleware(LazyMessageMiddleware(respond))
+
+    quiet_request = RequestFactory().get("/")
+    quiet = view(False)(quiet_request)
+    adding_request = RequestFactory().get("/")
+    adding = view(True)(adding_request)
+
+    assert quiet_request._messages._wrapped is empty  # never built
+    assert "messages" not in quiet.cookies
+    assert isinstance(adding_request._messages._wrapped, FallbackStorage)
+    later = RequestFactory().get(
+        "/", HTTP_COOKIE=f"messages={adding.cookies['messages'].value}"
+    )
+    SessionMiddleware(lambda r: HttpResponse())(later)
+    later._messages = FallbackStorage(later)
+    assert [m.message for m in later._messages] == ["Saved."]
