@@ -11,11 +11,17 @@
 #                  REDIS_URL is set, so that every process shares the channel
 #                  layer; else 1)
 #   BIN            where uvicorn is installed (.venv/bin; "" for the PATH)
+#   LOG_LEVEL      uvicorn's level (info); above info the access log is off
 #   ASGI_APP       the application (config.asgi:application; bench/ws_load.py
 #                  serves its own, Cardroom plus a bare relay, the same way)
 set -euo pipefail
 
 bin=${BIN-.venv/bin}
+level=$(echo "${LOG_LEVEL:-info}" | tr '[:upper:]' '[:lower:]')
+# uvicorn builds each request's access line before its logger drops it, so
+# with a level above info (the lines never printed) it is switched off.
+access_log=()
+case $level in warning | error | critical) access_log=(--no-access-log) ;; esac
 if [[ -z "${WEB_WORKERS:-}" ]]; then
     if [[ -n "${REDIS_URL:-}" ]]; then WEB_WORKERS=$(nproc); else WEB_WORKERS=1; fi
 fi
@@ -24,4 +30,4 @@ exec "${bin:+$bin/}uvicorn" "${ASGI_APP:-config.asgi:application}" \
     --workers "$WEB_WORKERS" \
     --loop uvloop --http httptools --ws websockets-sansio \
     --lifespan off --no-proxy-headers --no-server-header \
-    --log-level "$(echo "${LOG_LEVEL:-info}" | tr '[:upper:]' '[:lower:]')"
+    --log-level "$level" "${access_log[@]}"
