@@ -55,6 +55,25 @@ def run_django_json(code: str, env: dict[str, str]) -> Any:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+def pooled_test_database_env(**overrides: str) -> tuple[str, dict[str, str]]:
+    """The test database's URL, and an environment in which a separate
+    process opens it with the local settings' pool; skips off PostgreSQL."""
+    import pytest
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the pool is PostgreSQL's")
+    s = connection.settings_dict
+    url = f"postgres://{s['USER']}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+    env = clean_env(
+        DJANGO_SETTINGS_MODULE="config.settings.local",
+        DATABASE_URL=url,
+        DB_POOL_TIMEOUT="5",
+    )
+    env.update(overrides)
+    return url, env
+
+
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that nothing listens on right now."""
     with socket.socket() as sock:

@@ -3,9 +3,8 @@ a round trip when it is plainly healthy, and checking it with psycopg's query
 when the server may have hung up."""
 
 import pytest
-from django.db import connection
 
-from tests.helpers import clean_env, run_django_json
+from tests.helpers import pooled_test_database_env, run_django_json
 
 BORROW = """
 import json, time
@@ -50,16 +49,8 @@ print(json.dumps({
 @pytest.mark.timeout(60)
 @pytest.mark.django_db
 def test_a_pooled_connection_is_checked_only_when_the_server_hung_up() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("the pool is PostgreSQL's")
-    s = connection.settings_dict
-    url = f"postgres://{s['USER']}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
-    env = clean_env(
-        DJANGO_SETTINGS_MODULE="config.settings.local",
-        DATABASE_URL=url + "?application_name=cardroom-pool-check",
-        DB_POOL_MIN_SIZE="1",
-        DB_POOL_TIMEOUT="5",
-    )
+    url, env = pooled_test_database_env(DB_POOL_MIN_SIZE="1")
+    env["DATABASE_URL"] = url + "?application_name=cardroom-pool-check"
 
     result = run_django_json(BORROW.replace("__URL__", repr(url)), env)
 

@@ -28,7 +28,7 @@ from games.services.locking import person_seat, table_lock_seats
 from games.state_cache import state_known
 from tests.accounts.factories import UserFactory
 from tests.games.tables import seat_users, table_started
-from tests.helpers import clean_env, run_django_json
+from tests.helpers import pooled_test_database_env, run_django_json
 
 FORK = """
 import json, os
@@ -62,15 +62,7 @@ print(json.dumps({
 @pytest.mark.timeout(60)
 @pytest.mark.django_db
 def test_a_forked_child_gets_a_pool_of_its_own() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("the pool is PostgreSQL's")
-    s = connection.settings_dict
-    url = f"postgres://{s['USER']}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
-    env = clean_env(
-        DJANGO_SETTINGS_MODULE="config.settings.local",
-        DATABASE_URL=url,
-        DB_POOL_TIMEOUT="5",
-    )
+    _url, env = pooled_test_database_env()
 
     result = run_django_json("import config.db\n" + FORK, env)
 
