@@ -10,15 +10,15 @@ prepared once per connection and sent without a cursor (``config.db``): a
 third less time than through Django's cursor, which had it planned on every
 request. The answers are DRF's own.
 
-A move (``POST /api/tables/{id}/actions/``) does not wait for that query:
-it takes a key this process has already seen
-authenticate as naming the same person, and the move's own first message to
-the database (the table's lock) carries the token's query too, checked before
-anything else in the answer is used (``PendingToken``): a token deleted or a
-person deactivated meanwhile is refused with the same 401, under the lock,
-before anything is written. A request that fails before its move gets the
-token checked on its own first (``ActionSubmitApi.handle_exception``), so an
-invalid token is answered 401 whatever else is wrong (docs/event-store.md).
+A move (``POST /api/tables/{id}/actions/``) does not wait for that query: it
+takes a key this process has already seen authenticate as naming the same
+person, and the move's own first message to the database (the table's lock)
+carries the token's query too, checked before anything else in the answer is
+used (``PendingToken``): a token deleted or a person deactivated meanwhile is
+refused with the same 401, under the lock, before anything is written. A
+request that fails before its move gets the token checked on its own first
+(``ActionSubmitApi.handle_exception``), so an invalid token is answered 401
+whatever else is wrong (docs/event-store.md).
 """
 
 import threading
@@ -53,8 +53,9 @@ _TOKEN = db.Statement(
 
 
 #: Keys this process has seen authenticate, with their rows (``_TOKEN``'s),
-#: newest last: what a move (``PeopleTokenAuthentication.later``) trusts until its
-#: transaction checks it. Bounded; a key not here takes the query first.
+#: newest last: what a move (``PeopleTokenAuthentication.later``) trusts
+#: until its transaction checks it. Bounded; a key not here takes the query
+#: first.
 _KNOWN: dict[str, tuple[Any, ...]] = {}
 _KNOWN_MAX = 10_000
 _known_lock = threading.Lock()

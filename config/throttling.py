@@ -57,9 +57,9 @@ class _SlidingLog:
     request thread keeps one connection instead (a forked child makes its
     own). A connection the server closed fails on use and is opened again
     for one more try, as the pool would have opened it before use; any other
-    failure closes it, so no reply is ever left half read; a script the server has
-    forgotten (a restart, ``SCRIPT FLUSH``) is loaded again, as redis-py's
-    ``Script`` does.
+    failure closes it, so no reply is ever left half read. A script the
+    server has forgotten (a restart, ``SCRIPT FLUSH``) is loaded again, as
+    redis-py's ``Script`` does.
     """
 
     def __init__(self, pool: Any) -> None:
