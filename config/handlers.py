@@ -74,8 +74,10 @@ class OneHopASGIHandler(ASGIHandler):
         context: what ``sync_to_async`` does for a function that is not
         thread-sensitive, without its bookkeeping for ``async_to_sync`` and
         thread-sensitive code, which no request uses (about 0.1 ms of CPU a
-        request: docs/performance.md). A cancelled hop lets its thread finish,
-        as ``sync_to_async``'s does."""
+        request: docs/performance.md). It does not carry ``asgiref`` locals
+        set on this thread over to that one (they are kept per thread):
+        whatever ``fn`` needs of them it sets itself (``_respond``). A
+        cancelled hop lets its thread finish, as ``sync_to_async``'s does."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
             http_executor(), contextvars.copy_context().run, fn
@@ -84,7 +86,12 @@ class OneHopASGIHandler(ASGIHandler):
     def _respond(self, scope: Any, body_file: Any) -> HttpResponseBase:
         """Everything a request does in a thread, as Django's ``handle`` does
         it in several hops: ``request_started``, the request, the middleware
-        chain and the view, and closing a response that is not streamed."""
+        chain and the view, and closing a response that is not streamed.
+
+        The script prefix is set here too: ``asgiref``'s locals are kept per
+        thread, so the one ``handle`` set on the event loop's thread is not
+        seen in this one (``sync_to_async`` used to carry it over)."""
+        set_script_prefix(get_script_prefix(scope))
         signals.request_started.send(sender=self.__class__, scope=scope)
         request, error = self.create_request(scope, body_file)
         if request is None:

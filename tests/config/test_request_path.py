@@ -49,18 +49,18 @@ def _serve(path: str) -> list[dict[str, Any]]:
     return sent
 
 
-def _scope(path: str) -> dict[str, Any]:
-    """An ASGI scope of a GET of ``path``."""
+def _scope(path: str, root_path: str = "") -> dict[str, Any]:
+    """An ASGI scope of a GET of ``path``, served under ``root_path``."""
     return {
         "type": "http",
         "asgi": {"version": "3.0"},
         "http_version": "1.1",
         "method": "GET",
         "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
+        "path": root_path + path,
+        "raw_path": (root_path + path).encode(),
         "query_string": b"",
-        "root_path": "",
+        "root_path": root_path,
         "headers": [(b"host", b"testserver")],
         "client": ("127.0.0.1", 50000),
         "server": ("testserver", 80),
@@ -280,3 +280,31 @@ def test_messages_are_stored_for_a_request_that_adds_one_and_built_for_no_other(
     SessionMiddleware(lambda r: HttpResponse())(later)
     later._messages = FallbackStorage(later)
     assert [m.message for m in later._messages] == ["Saved."]
+
+
+@pytest.mark.urls("tests.config.urls")
+def test_a_service_under_a_root_path_links_under_it() -> None:
+    """The script prefix Django takes from the ASGI ``root_path`` reaches the
+    request's thread, so URLs reversed there carry it."""
+    import asyncio
+    import json
+
+    from config.asgi import django_asgi_app
+
+    sent: list[dict[str, Any]] = []
+    body = [{"type": "http.request", "body": b"", "more_body": False}]
+
+    async def receive() -> dict[str, Any]:
+        if body:
+            return body.pop()
+        await asyncio.Event().wait()  # the client stays connected
+        raise AssertionError("unreachable")
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = _scope("/test-api/where/", root_path="/cardroom")
+    asyncio.run(django_asgi_app(scope, receive, send))
+
+    assert sent[0]["status"] == 200
+    assert json.loads(sent[1]["body"]) == {"healthz": "/cardroom/healthz"}

@@ -10,7 +10,7 @@ from typing import NoReturn
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, HttpRequest, JsonResponse, StreamingHttpResponse
-from django.urls import path
+from django.urls import path, reverse
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
@@ -139,6 +139,11 @@ async def _endless() -> AsyncIterator[bytes]:
         yield b"chunk"
 
 
+def where(request: HttpRequest) -> JsonResponse:
+    """Where the project's own URLs are, as this request sees them."""
+    return JsonResponse({"healthz": reverse("healthz")})
+
+
 def endless(request: HttpRequest) -> StreamingHttpResponse:
     """A response streamed until the client goes away."""
     return StreamingHttpResponse(_endless())
@@ -147,6 +152,7 @@ def endless(request: HttpRequest) -> StreamingHttpResponse:
 urlpatterns = [
     path("test-api/echo/", EchoView.as_view()),
     path("test-api/endless/", endless),
+    path("test-api/where/", where),
     path("test-api/seat/", SeatTakenView.as_view()),
     path("test-api/throttled/", ThrottledView.as_view()),
     path("test-api/private/", PrivateView.as_view()),
