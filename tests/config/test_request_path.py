@@ -27,7 +27,7 @@ def test_no_middleware_makes_django_adapt_the_async_chain(
     assert adapted == []
 
 
-def _serve(path: str) -> list[dict[str, Any]]:
+def _serve(path: str, root_path: str = "") -> list[dict[str, Any]]:
     """What the server's own handler (``config.asgi``) sends for a GET."""
     import asyncio
 
@@ -45,7 +45,7 @@ def _serve(path: str) -> list[dict[str, Any]]:
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
 
-    asyncio.run(django_asgi_app(_scope(path), receive, send))
+    asyncio.run(django_asgi_app(_scope(path, root_path), receive, send))
     return sent
 
 
@@ -286,25 +286,9 @@ def test_messages_are_stored_for_a_request_that_adds_one_and_built_for_no_other(
 def test_a_service_under_a_root_path_links_under_it() -> None:
     """The script prefix Django takes from the ASGI ``root_path`` reaches the
     request's thread, so URLs reversed there carry it."""
-    import asyncio
     import json
 
-    from config.asgi import django_asgi_app
-
-    sent: list[dict[str, Any]] = []
-    body = [{"type": "http.request", "body": b"", "more_body": False}]
-
-    async def receive() -> dict[str, Any]:
-        if body:
-            return body.pop()
-        await asyncio.Event().wait()  # the client stays connected
-        raise AssertionError("unreachable")
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    scope = _scope("/test-api/where/", root_path="/cardroom")
-    asyncio.run(django_asgi_app(scope, receive, send))
+    sent = _serve("/test-api/where/", root_path="/cardroom")
 
     assert sent[0]["status"] == 200
     assert json.loads(sent[1]["body"]) == {"healthz": "/cardroom/healthz"}
