@@ -88,9 +88,9 @@ class OneHopASGIHandler(ASGIHandler):
         it in several hops: ``request_started``, the request, the middleware
         chain and the view, and closing a response that is not streamed.
 
-        The script prefix is set here too: ``asgiref``'s locals are kept per
-        thread, so the one ``handle`` set on the event loop's thread is not
-        seen in this one (``sync_to_async`` used to carry it over)."""
+        The script prefix is set here, not on the event loop's thread as
+        Django sets it: ``asgiref``'s locals are kept per thread, and only
+        ``sync_to_async`` would carry one over."""
         set_script_prefix(get_script_prefix(scope))
         signals.request_started.send(sender=self.__class__, scope=scope)
         request, error = self.create_request(scope, body_file)
@@ -124,11 +124,12 @@ class OneHopASGIHandler(ASGIHandler):
         except RequestAborted:
             return
         try:
-            set_script_prefix(get_script_prefix(scope))
             response: HttpResponseBase = await self._hop(
                 partial(self._respond, scope, body_file)
             )
             if response.streaming:
+                # Streamed content may be produced on this thread.
+                set_script_prefix(get_script_prefix(scope))
                 await self._stream(response, receive, send)
             else:
                 await self.send_response(response, send)

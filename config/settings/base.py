@@ -118,7 +118,6 @@ else:
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's backend, with a pooled connection checked without a round trip.
     DATABASES["default"]["ENGINE"] = POSTGRESQL
-if DATABASES["default"]["ENGINE"] == POSTGRESQL:
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
         "connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=5)
     )

@@ -116,11 +116,10 @@ def table_lock_seats(
     id no table can have, it checks on its own first).
     """
     pg = db.pg_connection()
-    if table_id not in _BIGINT or pg is None:
-        if vouch is not None:
-            vouch.confirm()
-        if table_id not in _BIGINT:  # no such id; PostgreSQL would refuse it
-            raise NotFound("not_found", f"Table {table_id} does not exist.")
+    if vouch is not None and (pg is None or table_id not in _BIGINT):
+        vouch.confirm()  # no message of the lock's to carry it
+    if table_id not in _BIGINT:  # no such id; PostgreSQL would refuse it
+        raise NotFound("not_found", f"Table {table_id} does not exist.")
     if pg is not None:
         table, rows = _lock_read_postgresql(pg, table_id, command_id, meanwhile, vouch)
     else:
