@@ -169,9 +169,9 @@ WITH new_events AS (
     RETURNING 1
 ), new_command AS (
     INSERT INTO games_processedcommand
-        (table_id, seat, command_id, action, response, created_at)
+        (table_id, seat, command_id, action, seq, created_at)
     SELECT %(table)s, %(seat)s, %(command_id)s, %(action)s::jsonb,
-           %(response)s::jsonb, %(now)s
+           %(seq)s, %(now)s
     WHERE %(command_id)s::varchar IS NOT NULL
     RETURNING 1
 )
@@ -187,7 +187,7 @@ _APPEND_WITH_PROJECTION = db.Statement(
     # Each parameter's first use decides its type: the JSON ones are cast.
     (
         "table", "actor", "seat", "now", "events", "command_id", "action",
-        "response", "seq", "state", "status", "outcome", "finished_at",
+        "seq", "state", "status", "outcome", "finished_at",
     ),
 )  # fmt: skip
 
@@ -207,7 +207,7 @@ def append_with_projection(
 
     The table's ``PROJECTION_FIELDS`` must already hold their new values
     (``table.seq`` still the old seq, which is checked); ``command`` is
-    ``{"command_id", "action", "response"}`` for an idempotent command. On
+    ``{"command_id", "action"}`` for an idempotent command. On
     PostgreSQL all of it is one statement sent through psycopg (one round
     trip; the JSON encoded by orjson, ``games.state_codec``); elsewhere it is
     the ORM's three writes. ``commit``: the caller runs nothing else before
@@ -234,7 +234,9 @@ def append_with_projection(
         table.save(update_fields=list(PROJECTION_FIELDS))
         if command is not None:
             assert seat is not None, "a command comes from a seat"
-            ProcessedCommand.objects.create(table=table, seat=seat, **command)
+            ProcessedCommand.objects.create(
+                table=table, seat=seat, seq=new_seq, **command
+            )
         return new_seq
     params = {
         "table": table.pk,
@@ -254,7 +256,6 @@ def append_with_projection(
         ),
         "command_id": command["command_id"] if command else None,
         "action": json_text(command["action"]) if command else None,
-        "response": json_text(command["response"]) if command else None,
         "seq": new_seq,
         "state": json_text(table.state) if state_text is None else state_text,
         "status": table.status,

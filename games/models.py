@@ -249,9 +249,13 @@ class SeatConnection(models.Model):
 
 
 class ProcessedCommand(models.Model):
-    """A command a seat sent with a ``command_id``, and the answer it got.
+    """A command a seat sent with a ``command_id``, and where it left the table.
 
-    A retry with the same id returns ``response`` instead of acting again.
+    A retry with the same id acts no more: it gets the answer the command got,
+    rebuilt from the log up to ``seq`` (the events up to a seq never change;
+    ``games.services.answers``). Only the seq is kept, not the answer itself,
+    so the hot path writes a few bytes instead of the seat's whole view, and
+    the seat's hidden cards are not copied out of the log.
     """
 
     table = models.ForeignKey(
@@ -260,7 +264,9 @@ class ProcessedCommand(models.Model):
     seat = models.PositiveSmallIntegerField()
     command_id = models.CharField(max_length=64)
     action = models.JSONField()
-    response = models.JSONField()
+    seq = models.PositiveIntegerField(
+        help_text="The table's seq once the command was played."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -10,6 +10,7 @@ follow-up tasks run on commit only.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -18,8 +19,9 @@ from django.db import transaction
 import rules
 from accounts.models import User
 from games.errors import Conflict
-from games.models import Seat, Table, TableStatus
+from games.models import Seat, Table
 from games.services.ahead import Guess, action_check, move_guess, seating_note
+from games.services.answers import answer_at, seat_answer
 from games.services.followups import followups_schedule
 from games.services.locking import (
     Vouch,
@@ -49,8 +51,8 @@ def move_apply(
     Lock: the caller holds the table row (``table_lock_seats``) and has
     checked that the table is in play. Raises ``rules.IllegalAction``
     (nothing written) when the rules refuse. Returns the seat's answer,
-    ``{"seq", "status", "view", "legal_actions"}``, which is also stored
-    under ``command_id`` when one is given. ``last``: the caller returns
+    ``{"seq", "status", "view", "legal_actions"}``; ``command_id``, when
+    given, is stored with the seq (``games.services.answers``). ``last``: the caller returns
     from its ``atomic`` block with this answer and runs nothing else, so the
     write may carry the transaction's ``COMMIT`` (``recording.record``).
     ``guess``: the same move decided during the lock's round trip
@@ -70,16 +72,15 @@ def move_apply(
         for event in events:
             state = game.evolve(state, event)
         view, legal_actions = game.view(state, seat), game.legal_actions(state, seat)
-    over = game.outcome(state) is not None
-    response = {
-        "seq": table.seq + len(events),
-        "status": TableStatus.FINISHED.value if over else table.status,
-        "view": view,
-        "legal_actions": legal_actions,
-    }
+    response = seat_answer(
+        seq=table.seq + len(events),
+        over=game.outcome(state) is not None,
+        view=view,
+        legal_actions=legal_actions,
+    )
     command = None
     if command_id is not None:
-        command = {"command_id": command_id, "action": action, "response": response}
+        command = {"command_id": command_id, "action": action}
     followups = partial(
         followups_schedule,
         table=table,
@@ -133,7 +134,6 @@ def _decide(
         ) from exc
 
 
-@transaction.atomic
 def action_submit(
     *,
     table_id: int,
@@ -152,7 +152,8 @@ def action_submit(
 
     - ``command_id`` (per seat): a command already processed returns its first
       answer and appends nothing; the same id with another action is refused
-      (409 ``command_reused``).
+      (409 ``command_reused``). The answer is rebuilt from the log once the
+      lock is released (``games.services.answers``).
     - ``expected_seq``: the seq the client's view ends at; any other value is
       refused (409 ``stale``) before the rules are asked.
     - The rules decide against the cached state (never a replay); their
@@ -161,6 +162,47 @@ def action_submit(
     - ``vouch``: what still has to prove the request is ``user``'s (an API
       token not yet checked), checked with the lock before anything else.
     """
+    answer = _action_submit_locked(
+        table_id=table_id,
+        user=user,
+        action=action,
+        expected_seq=expected_seq,
+        command_id=command_id,
+        vouch=vouch,
+    )
+    if isinstance(answer, _Retry):
+        return answer_at(
+            game=rules.get_game(answer.game),
+            table_id=table_id,
+            seed_sha256=answer.seed_sha256,
+            seat=answer.seat,
+            seq=answer.seq,
+        )
+    return answer
+
+
+@dataclass(frozen=True, slots=True)
+class _Retry:
+    """A command the seat had sent already: where its answer is rebuilt."""
+
+    game: str
+    seed_sha256: str
+    seat: int
+    seq: int
+
+
+@transaction.atomic
+def _action_submit_locked(
+    *,
+    table_id: int,
+    user: User,
+    action: Any,
+    expected_seq: int | None,
+    command_id: str | None,
+    vouch: Vouch | None,
+) -> dict[str, Any] | _Retry:
+    """``action_submit`` under the table's lock: the move's answer, or where
+    a retried command's answer is."""
     ahead: list[Guess | None] = [None]
 
     def meanwhile() -> None:  # while the lock's round trip is on its way
@@ -177,7 +219,7 @@ def action_submit(
                 "command_reused",
                 f"Command {command_id!r} was already used for another action.",
             )
-        return done[seat.index].response
+        return _Retry(table.game, table.seed_sha256, seat.index, done[seat.index].seq)
     require_playing(table)
     if seat.away or seat.timeouts:  # live play: the person is back
         seat_back(table=table, seat=seat, seats=seats)

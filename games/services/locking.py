@@ -38,7 +38,7 @@ _BIGINT = range(-(2**63), 2**63)
 
 _SEATS_SQL = """
 SELECT s.id, s."index", s.user_id, s.bot_level, s.replaced_user_id, s.away,
-       s.timeouts, c.action, c.response
+       s.timeouts, c.action, c.seq
 FROM games_seat s
 LEFT JOIN games_processedcommand c
     ON c.table_id = s.table_id AND c.seat = s."index"
@@ -68,10 +68,11 @@ class Vouch(Protocol):
 
 @dataclass(frozen=True)
 class DoneCommand:
-    """A command a seat already sent: the action and the answer it got."""
+    """A command a seat already sent: the action, and the seq it left the
+    table at (where its answer is rebuilt: ``games.services.answers``)."""
 
     action: Any
-    response: dict[str, Any]
+    seq: int
 
 
 def table_lock_seats(
@@ -131,7 +132,7 @@ def table_lock_seats(
             rows = cursor.fetchall()
     seats = []
     done: dict[int, DoneCommand] = {}
-    for pk, index, user_id, bot, replaced, away, timeouts, action, response in rows:
+    for pk, index, user_id, bot, replaced, away, timeouts, action, done_seq in rows:
         # As the ORM builds a row (a tenth of the time of Seat(...)); the
         # join date stays in the database, read on first access.
         seat = Seat.from_db(
@@ -151,8 +152,8 @@ def table_lock_seats(
         )
         _SEAT_TABLE.set_cached_value(seat, table)
         seats.append(seat)
-        if response is not None:
-            done[index] = DoneCommand(json_value(action), json_value(response))
+        if done_seq is not None:
+            done[index] = DoneCommand(json_value(action), done_seq)
     return table, seats, done
 
 

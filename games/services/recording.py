@@ -50,7 +50,7 @@ def record(
 
     Lock: the caller holds the table row (``table_lock``); ``state`` is the
     fold of the table's state through ``events``. ``command`` (``{"command_id",
-    "action", "response"}``) is stored with them for idempotent retries.
+    "action"}``) is stored with them, and the new seq, for idempotent retries.
     ``also_save`` names other table fields the caller changed (table_start).
     On the hot path (no ``also_save``) everything is written by one statement
     (``event_store.append_with_projection``).

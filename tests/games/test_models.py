@@ -45,7 +45,7 @@ def test_one_event_per_table_and_seq() -> None:
 
 def test_one_command_id_per_seat() -> None:
     table = TableFactory()
-    fields = {"table": table, "action": {}, "response": {}, "command_id": "c-1"}
+    fields = {"table": table, "action": {}, "seq": 3, "command_id": "c-1"}
     ProcessedCommand.objects.create(seat=0, **fields)
     ProcessedCommand.objects.create(seat=1, **fields)  # another seat may reuse it
 

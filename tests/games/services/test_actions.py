@@ -9,7 +9,7 @@ from channels.layers import get_channel_layer
 from django.utils import timezone
 
 import rules
-from games import event_store, frames, realtime, signals
+from games import event_store, frames, realtime, signals, state_cache
 from games.errors import Conflict, Forbidden, NotFound
 from games.models import GameEvent, ProcessedCommand, SeatConnection, Table
 from games.services import action_submit, table_create
@@ -170,6 +170,70 @@ def test_a_repeated_command_id_returns_the_first_answer_and_acts_once(
     assert Table.objects.get(pk=table.pk).seq == seq
     assert GameEvent.objects.filter(table=table).count() == seq
     assert ProcessedCommand.objects.filter(table=table).count() == 1
+
+
+def test_a_command_keeps_its_seq_not_the_seats_view(table: Table) -> None:
+    """The stored command holds no copy of the seat's hidden cards."""
+    bo = seat_users(table)[1]
+    action = _first_legal(table, 1)
+
+    first = action_submit(table_id=table.pk, user=bo, action=action, command_id="c-1")
+
+    stored = ProcessedCommand.objects.get(table=table)
+    assert (stored.seat, stored.command_id, stored.action, stored.seq) == (
+        1, "c-1", action, first["seq"],
+    )  # fmt: skip
+    assert "response" not in {f.name for f in ProcessedCommand._meta.fields}
+
+
+@pytest.mark.parametrize("remembered", [True, False], ids=["remembered", "replayed"])
+def test_a_retry_after_later_moves_gets_the_first_answer(
+    table: Table, remembered: bool
+) -> None:
+    """The answer is rebuilt at the command's seq, not the table's."""
+    people = seat_users(table)
+    action = _first_legal(table, 1)
+    first = action_submit(
+        table_id=table.pk, user=people[1], action=action, command_id="c-1"
+    )
+    table.refresh_from_db()
+    seat = GAME.to_act(GAME.load_state(table.state))[0]
+    action_submit(
+        table_id=table.pk, user=people[seat], action=_first_legal(table, seat)
+    )
+    if not remembered:
+        state_cache.clear()
+
+    again = action_submit(
+        table_id=table.pk, user=people[1], action=action, command_id="c-1"
+    )
+
+    assert again == first
+    assert Table.objects.get(pk=table.pk).seq > first["seq"]
+
+
+def test_a_retry_of_the_last_move_says_the_match_ended(table: Table) -> None:
+    people = seat_users(table)
+    answer: dict[str, Any] = {"status": "playing"}
+    moves = 0
+    while answer["status"] == "playing" and moves < 5000:
+        moves += 1
+        table.refresh_from_db()
+        state = GAME.load_state(table.state)
+        seat = GAME.to_act(state)[0]
+        action = GAME.legal_actions(state, seat)[0]
+        answer = action_submit(
+            table_id=table.pk, user=people[seat], action=action, command_id=f"m{moves}"
+        )
+    game_over = answer
+    assert game_over["status"] == "finished"
+    state_cache.clear()
+
+    again = action_submit(
+        table_id=table.pk, user=people[seat], action=action, command_id=f"m{moves}"
+    )
+
+    assert again == game_over
 
 
 def test_a_command_id_reused_for_another_action_is_refused(table: Table) -> None:

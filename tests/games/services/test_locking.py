@@ -25,6 +25,7 @@ from accounts.models import User
 from games.errors import TableError
 from games.models import GameEvent, ProcessedCommand, Seat, SeatConnection, Table
 from games.services import action_submit
+from games.services.answers import answer_at
 from games.services.locking import table_lock, table_lock_seats
 from games.services.presence import Opened, connection_moved, connection_open
 from tests.accounts.factories import UserFactory
@@ -102,11 +103,13 @@ def test_a_command_stored_by_the_lock_holder_answers_the_waiting_retry(
 ) -> None:
     bo = seat_users(table)[1]
     action = _action(table)
-    stored = {"seq": 3, "status": "playing", "view": {}, "legal_actions": []}
+    stored = answer_at(
+        game=GAME, table_id=table.pk, seed_sha256=table.seed_sha256, seat=1, seq=2
+    )
 
     def store() -> None:
         ProcessedCommand.objects.create(
-            table_id=table.pk, seat=1, command_id="c-1", action=action, response=stored
+            table_id=table.pk, seat=1, command_id="c-1", action=action, seq=2
         )
 
     result = _while_locked(
