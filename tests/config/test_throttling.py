@@ -10,6 +10,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.core.cache.backends.locmem import LocMemCache
 
+from config import throttling
 from config.throttling import AnonRateThrottle
 
 NOW = [1_000_000.0]
@@ -145,3 +146,115 @@ def test_each_thread_has_a_connection_of_its_own(on_redis: None) -> None:
     grab()
 
     assert len({id(conn) for conn in seen}) == 3
+
+
+class SixHundredPerMinute(AnonRateThrottle):
+    """The default per-person rate: leases of ten slots."""
+
+    scope = "test-lease"
+    rate = "600/minute"
+    timer = staticmethod(lambda: NOW[0])
+
+
+class TwelvePerMinuteInFives(AnonRateThrottle):
+    scope = "test-fives"
+    rate = "12/minute"
+    timer = staticmethod(lambda: NOW[0])
+
+    def lease_slots(self) -> int:
+        return 5
+
+
+def _log_size(throttle: type, address: str) -> int:
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    key = cache.make_key(
+        throttle.cache_format % {"scope": throttle.scope, "ident": address}
+    )
+    return int(client.zcard(key))
+
+
+def _fresh(throttle: type, address: str) -> None:
+    cache.delete(throttle.cache_format % {"scope": throttle.scope, "ident": address})
+    throttling._leases.by_key.clear()
+
+
+def test_a_burst_asks_redis_once_a_lease(
+    on_redis: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    NOW[0] = 9_000_000.0
+    _fresh(SixHundredPerMinute, "10.5.5.5")
+    assert SixHundredPerMinute().lease_slots() == 10
+    commands = _counting(monkeypatch)
+
+    answers = [
+        SixHundredPerMinute().allow_request(_request("10.5.5.5"), None)
+        for _ in range(11)
+    ]
+
+    assert answers == [True] * 11
+    assert commands == ["EVALSHA", "EVALSHA"]  # the 1st and the 11th
+    assert _log_size(SixHundredPerMinute, "10.5.5.5") == 20  # two leases
+
+
+def test_a_lapsed_leases_unspent_slots_leave_the_log(on_redis: None) -> None:
+    NOW[0] = 10_000_000.0
+    _fresh(SixHundredPerMinute, "10.6.6.6")
+    for _ in range(3):
+        SixHundredPerMinute().allow_request(_request("10.6.6.6"), None)
+    assert _log_size(SixHundredPerMinute, "10.6.6.6") == 10  # 3 spent, 7 not
+
+    NOW[0] += throttling.LEASE_SECONDS + 0.5  # the lease lapses
+    assert SixHundredPerMinute().allow_request(_request("10.6.6.6"), None)
+
+    assert _log_size(SixHundredPerMinute, "10.6.6.6") == 3 + 10
+
+
+def test_leases_keep_the_limit(on_redis: None) -> None:
+    NOW[0] = 11_000_000.0
+    _fresh(TwelvePerMinuteInFives, "10.8.8.8")
+    answers = []
+    for _ in range(14):
+        throttle = TwelvePerMinuteInFives()
+        answers.append((throttle.allow_request(_request("10.8.8.8"), None), throttle))
+        NOW[0] += 0.1
+
+    assert [allowed for allowed, _ in answers] == [True] * 12 + [False] * 2
+    assert answers[-1][1].wait() == pytest.approx(60 - 1.3)  # the first leaves
+    assert _log_size(TwelvePerMinuteInFives, "10.8.8.8") == 12
+
+
+def test_threads_spend_each_slot_once(on_redis: None) -> None:
+    import threading
+
+    NOW[0] = 12_000_000.0
+    _fresh(TwelvePerMinuteInFives, "10.9.0.1")
+    allowed: list[bool] = []
+
+    def burst() -> None:
+        for _ in range(6):
+            allowed.append(
+                TwelvePerMinuteInFives().allow_request(_request("10.9.0.1"), None)
+            )
+
+    threads = [threading.Thread(target=burst) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    unspent = sum(len(lease.slots) for lease in throttling._leases.by_key.values())
+    assert allowed.count(True) + unspent == 12  # each slot spent once, or kept
+    assert _log_size(TwelvePerMinuteInFives, "10.9.0.1") == 12
+
+
+def test_a_forked_child_does_not_spend_its_parents_slots(
+    on_redis: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    NOW[0] = 13_000_000.0
+    _fresh(SixHundredPerMinute, "10.9.0.2")
+    SixHundredPerMinute().allow_request(_request("10.9.0.2"), None)
+    monkeypatch.setattr(throttling._leases, "pid", -1)  # as in a child
+    commands = _counting(monkeypatch)
+
+    assert SixHundredPerMinute().allow_request(_request("10.9.0.2"), None)
+    assert commands == ["EVALSHA"]
