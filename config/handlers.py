@@ -39,6 +39,8 @@ from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.http import FileResponse, HttpResponseBase
 from django.urls import set_script_prefix
 
+from config.postgresql.base import keep_connections_in_this_thread
+
 _executor: ThreadPoolExecutor | None = None
 _executor_lock = threading.Lock()
 
@@ -49,7 +51,9 @@ def http_executor() -> ThreadPoolExecutor:
     with _executor_lock:
         if _executor is None:
             _executor = ThreadPoolExecutor(
-                max_workers=settings.WEB_THREADS, thread_name_prefix="http"
+                max_workers=settings.WEB_THREADS,
+                thread_name_prefix="http",
+                initializer=keep_connections_in_this_thread,
             )
         return _executor
 

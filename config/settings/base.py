@@ -256,7 +256,8 @@ LIVE_DB_THREADS = env.int("LIVE_DB_THREADS", default=1)
 
 # Threads one server process runs HTTP requests on (config/handlers.py): a
 # fixed pool rather than a thread per request. Each holds a database
-# connection while it serves a request, so keep it within DB_POOL_MAX_SIZE.
+# connection while it serves requests (and up to a minute between them:
+# config/postgresql), so keep it within DB_POOL_MAX_SIZE.
 WEB_THREADS = env.int("WEB_THREADS", default=8)
 
 # --- Health check -----------------------------------------------------------
