@@ -6,22 +6,30 @@ the seq their stored answer carried.
 """
 
 from django.db import migrations, models
+from django.db.models import F
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast, JSONArray, JSONObject
 
 
 def seq_from_response(apps, schema_editor):  # type: ignore[no-untyped-def]
+    # One UPDATE, however many commands there are.
     ProcessedCommand = apps.get_model("games", "ProcessedCommand")
-    for command in ProcessedCommand.objects.only("response").iterator():
-        command.seq = command.response["seq"]
-        command.save(update_fields=["seq"])
+    ProcessedCommand.objects.update(
+        seq=Cast(KeyTextTransform("seq", "response"), models.PositiveIntegerField())
+    )
 
 
 def response_from_seq(apps, schema_editor):  # type: ignore[no-untyped-def]
     # Going back, the answer is not rebuilt: a retry of such a command gets
     # the seq alone, with an empty view, which a client refetches.
     ProcessedCommand = apps.get_model("games", "ProcessedCommand")
-    for command in ProcessedCommand.objects.only("seq").iterator():
-        command.response = {"seq": command.seq, "view": {}, "legal_actions": []}
-        command.save(update_fields=["response"])
+    ProcessedCommand.objects.update(
+        response=JSONObject(
+            seq=F("seq"),
+            view=JSONObject(),
+            legal_actions=JSONArray(),
+        )
+    )
 
 
 class Migration(migrations.Migration):

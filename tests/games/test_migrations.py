@@ -1,49 +1,76 @@
-"""Data migrations of the games app, run both ways on the test database."""
+"""Data migrations of the games app, run both ways with rows in the tables:
+on the test database (PostgreSQL) and, in a process of its own, on the
+embedded default's SQLite."""
+
+from pathlib import Path
 
 import pytest
+
+from tests.helpers import clean_env, run_django_json
+
+#: Migrates the games app to 0004 (every other app to its latest), stores a
+#: command the way 0004 stored it, migrates to 0005 and back, and prints what
+#: each step left.
+MIGRATE_BOTH_WAYS = """
+import json
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
-
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
 
 BEFORE = ("games", "0004_connection_audience")
 AFTER = ("games", "0005_processedcommand_seq")
 
 
-def _migrate(target: tuple[str, str]):  # type: ignore[no-untyped-def]
-    """Migrate the games app to ``target``: the models as they are then (with
-    every other app's models as they are now)."""
+def migrate(target):
     executor = MigrationExecutor(connection)
     executor.migrate([target])
     executor.loader.build_graph()
-    others = [n for n in executor.loader.graph.leaf_nodes() if n[0] != target[0]]
+    others = [n for n in executor.loader.graph.leaf_nodes() if n[0] != "games"]
     return executor.loader.project_state([*others, target]).apps
 
 
+out = {"vendor": connection.vendor}
+try:
+    apps = migrate(BEFORE)
+    user = apps.get_model("accounts", "User").objects.create(
+        username="ada", username_folded="ada"
+    )
+    table = apps.get_model("games", "Table").objects.create(
+        game="alkort", players=2, created_by=user
+    )
+    apps.get_model("games", "ProcessedCommand").objects.create(
+        table=table, seat=1, command_id="c-1", action={"type": "pass"},
+        response={"seq": 7, "status": "playing", "view": {}, "legal_actions": []},
+    )
+    row = migrate(AFTER).get_model("games", "ProcessedCommand").objects.get()
+    out["forward"] = [row.command_id, row.action, row.seq]
+    row = migrate(BEFORE).get_model("games", "ProcessedCommand").objects.get()
+    out["backward"] = row.response
+finally:
+    migrate(AFTER)
+print(json.dumps(out))
+"""
+
+EXPECTED = {
+    "forward": ["c-1", {"type": "pass"}, 7],
+    "backward": {"seq": 7, "view": {}, "legal_actions": []},
+}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(120)
 def test_a_stored_answer_becomes_its_seq_and_back() -> None:
-    apps = _migrate(BEFORE)
-    try:
-        user = apps.get_model("accounts", "User").objects.create(
-            username="ada", username_folded="ada"
-        )
-        table = apps.get_model("games", "Table").objects.create(
-            game="alkort", players=2, created_by=user
-        )
-        command = apps.get_model("games", "ProcessedCommand")
-        command.objects.create(
-            table=table,
-            seat=1,
-            command_id="c-1",
-            action={"type": "pass"},
-            response={"seq": 7, "status": "playing", "view": {}, "legal_actions": []},
-        )
+    ran: dict[str, object] = {}
+    exec(MIGRATE_BOTH_WAYS.replace("print(json.dumps(out))", ""), ran)  # noqa: S102
 
-        apps = _migrate(AFTER)
-        row = apps.get_model("games", "ProcessedCommand").objects.get()
-        assert (row.command_id, row.action, row.seq) == ("c-1", {"type": "pass"}, 7)
+    assert ran["out"] == {"vendor": "postgresql", **EXPECTED}
 
-        apps = _migrate(BEFORE)
-        row = apps.get_model("games", "ProcessedCommand").objects.get()
-        assert row.response["seq"] == 7
-    finally:
-        _migrate(AFTER)
+
+@pytest.mark.timeout(120)
+def test_the_same_on_the_embedded_default(tmp_path: Path) -> None:
+    code = "from django.core.management import call_command\n"
+    code += 'call_command("migrate", verbosity=0)\n' + MIGRATE_BOTH_WAYS
+    env = clean_env(
+        DJANGO_SETTINGS_MODULE="config.settings.local", CARDROOM_VAR_DIR=str(tmp_path)
+    )
+
+    assert run_django_json(code, env) == {"vendor": "sqlite", **EXPECTED}
