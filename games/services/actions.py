@@ -52,9 +52,10 @@ def move_apply(
     checked that the table is in play. Raises ``rules.IllegalAction``
     (nothing written) when the rules refuse. Returns the seat's answer,
     ``{"seq", "status", "view", "legal_actions"}``; ``command_id``, when
-    given, is stored with the seq (``games.services.answers``). ``last``: the caller returns
-    from its ``atomic`` block with this answer and runs nothing else, so the
-    write may carry the transaction's ``COMMIT`` (``recording.record``).
+    given, is stored with the seq (``games.services.answers``). ``last``: the
+    caller returns from its ``atomic`` block with this answer and runs
+    nothing else, so the write may carry the transaction's ``COMMIT``
+    (``recording.record``).
     ``guess``: the same move decided during the lock's round trip
     (``games.services.ahead``), used only if it started from this table's
     locked seq and seed and this seat.
