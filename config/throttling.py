@@ -187,11 +187,14 @@ class _Leases:
             del self.by_key[key]
             return False, lease.slots
 
-    def keep(self, key: str, slots: list[str], until: float) -> None:
-        """Keep ``slots`` to spend until ``until`` (with any another thread
-        leased for the same key meanwhile)."""
+    def keep(self, key: str, slots: list[str], now: float) -> None:
+        """Keep ``slots`` to spend for ``LEASE_SECONDS`` from ``now`` (with
+        any another thread leased for the same key meanwhile). With
+        ``_LEASES_MAX`` leases live, they are not kept: they leave the log
+        with the window."""
         if not slots:
             return
+        until = now + LEASE_SECONDS
         with self.lock:
             self._own()
             lease = self.by_key.get(key)
@@ -201,8 +204,10 @@ class _Leases:
                 return
             if len(self.by_key) >= _LEASES_MAX:
                 self.by_key = {
-                    k: held for k, held in self.by_key.items() if held.until > until
+                    k: held for k, held in self.by_key.items() if held.until > now
                 }
+                if len(self.by_key) >= _LEASES_MAX:
+                    return
             self.by_key[key] = _Lease(slots, until)
 
     def _own(self) -> None:
@@ -264,7 +269,7 @@ class SlidingLogMixin:
             return False
         # This request spends the first slot; the others wait for the next.
         slots = [f"{prefix}{i}" for i in range(2, int(granted) + 1)]
-        _leases.keep(cache_key, slots, self.now + LEASE_SECONDS)
+        _leases.keep(cache_key, slots, self.now)
         return True
 
     def lease_slots(self) -> int:

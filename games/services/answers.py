@@ -3,7 +3,7 @@
 A move answers its seat with ``{"seq", "status", "view", "legal_actions"}``
 at the seq the move left the table at (``seat_answer``). A command sent again
 with the same ``command_id`` gets that same answer without acting again
-(docs/event-store.md, "Idempotent commands"): the processed command keeps only
+(docs/event-store.md, "A move: ``action_submit``"): the processed command keeps only
 that seq, and ``answer_at`` rebuilds the answer from the log, whose events up
 to a seq never change. Nothing is locked for it: it reads committed events.
 """

@@ -258,3 +258,17 @@ def test_a_forked_child_does_not_spend_its_parents_slots(
 
     assert SixHundredPerMinute().allow_request(_request("10.9.0.2"), None)
     assert commands == ["EVALSHA"]
+
+
+def test_a_full_lease_table_drops_only_lapsed_leases(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    leases = throttling._Leases()
+    monkeypatch.setattr(throttling, "_LEASES_MAX", 2)
+    leases.keep("old", ["o2"], now=100.0)
+    leases.keep("live", ["l2"], now=101.5)
+    leases.keep("new", ["n2"], now=102.0)  # "old" lapsed at 101: dropped
+    assert set(leases.by_key) == {"live", "new"}
+    leases.keep("more", ["m2"], now=102.1)  # both live: this one is not kept
+    assert set(leases.by_key) == {"live", "new"}
+    assert leases.spend("live", 102.2) == (True, [])
