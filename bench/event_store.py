@@ -30,9 +30,15 @@ One client (interleaved block by block, so all see the same machine):
   them: asking Redis who listens (``PUBSUB NUMSUB``).
 
 Eight clients on eight tables (processes, so the GIL is not measured): raw
-``INSERT`` commits over 8 connections next to ``action_submit`` over 8, and
-``action_submit`` over 8 with the on-commit notification left out (labelled
-as such: the share of a move that publishing costs today).
+``INSERT`` commits over 8 connections next to the floor over 8 (each on its
+own copy of the table: this design's ceiling with eight clients) and
+``action_submit`` over 8, and ``action_submit`` over 8 with the on-commit
+notification left out (labelled as such: the share of a move that
+publishing costs today). Each client connects and makes a first request
+before the clock starts (steady state, not connection set-up). With the
+server on this machine, each figure comes with the CPU spent per operation
+by the clients and by PostgreSQL (all its processes), and the share of the
+machine the hypervisor took meanwhile (steal).
 
 HTTP: ``POST /api/tables/{id}/actions/`` with 1 and 8 clients (processes with
 keep-alive connections and API tokens) on a server this script starts on a
@@ -60,6 +66,7 @@ notification's cost).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import multiprocessing
@@ -69,6 +76,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -176,25 +184,16 @@ class SqlFloor:
     what the transaction's shape costs on this machine.
     """
 
-    def __init__(self, url: str, state: Any, payload: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        url: str,
+        table_id: int,
+        state: Any,
+        payload: dict[str, Any],
+        seq: int = 0,
+    ) -> None:
         self.conn = psycopg.connect(url, autocommit=True)
-        for name, like in (
-            ("bench_floor_table", "games_table"),
-            ("bench_floor_event", "games_gameevent"),
-            ("bench_floor_seat", "games_seat"),
-        ):
-            self.conn.execute(f"DROP TABLE IF EXISTS {name}")
-            self.conn.execute(f"CREATE TABLE {name} (LIKE {like} INCLUDING ALL)")
-        self.conn.execute(
-            "INSERT INTO bench_floor_table SELECT * FROM games_table LIMIT 1"
-        )
-        self.conn.execute(
-            "INSERT INTO bench_floor_seat SELECT s.* FROM games_seat s "
-            "JOIN bench_floor_table t ON s.table_id = t.id"
-        )
-        row = self.conn.execute("SELECT id FROM bench_floor_table").fetchone()
-        assert row is not None
-        self.table_id = row[0]
+        self.table_id = table_id
         self.state = json.dumps(state)
         self.payload = json.dumps(payload)
         self.conn.execute(
@@ -215,8 +214,36 @@ class SqlFloor:
             "updated_at = now() WHERE id = $1"
         )
         self.cursor = psycopg.ClientCursor(self.conn)
-        self.seq = 0
+        self.seq = seq
         self.times: list[float] = []
+
+    @staticmethod
+    def tables(url: str, table_id: int, copies: int) -> list[int]:
+        """Copy the table ``table_id`` and its seats ``copies`` times into the
+        floor's own tables (ids 1, 2, ...); returns their ids."""
+        with psycopg.connect(url, autocommit=True) as conn:
+            for name, like in (
+                ("bench_floor_table", "games_table"),
+                ("bench_floor_event", "games_gameevent"),
+                ("bench_floor_seat", "games_seat"),
+            ):
+                conn.execute(f"DROP TABLE IF EXISTS {name}")
+                conn.execute(f"CREATE TABLE {name} (LIKE {like} INCLUDING ALL)")
+            conn.execute(
+                "INSERT INTO bench_floor_table SELECT (jsonb_populate_record("
+                "NULL::bench_floor_table, to_jsonb(t) || jsonb_build_object("
+                "'id', k))).* FROM games_table t, generate_series(1, %s) k "
+                "WHERE t.id = %s",
+                (copies, table_id),
+            )
+            conn.execute(
+                "INSERT INTO bench_floor_seat SELECT (jsonb_populate_record("
+                "NULL::bench_floor_seat, to_jsonb(s) || jsonb_build_object("
+                "'id', s.id * 1000 + k, 'table_id', k))).* FROM games_seat s, "
+                "generate_series(1, %s) k WHERE s.table_id = %s",
+                (copies, table_id),
+            )
+        return list(range(1, copies + 1))
 
     def run(self, count: int) -> None:
         cursor = self.cursor
@@ -473,20 +500,40 @@ def free_port() -> int:
         return port
 
 
-def in_processes(jobs: list[Callable[[], int]]) -> float:
-    """Run each job in its own forked process at once; operations per second."""
+#: A client of the eight: made in its own process before the clock starts
+#: (connected, and warmed by a first request where that matters), it then
+#: runs its share and returns how many operations it did.
+Job = Callable[[], Callable[[], int]]
+
+
+def in_processes(jobs: list[Job], cpu: dict[str, float] | None = None) -> float:
+    """Run each job in its own forked process at once; operations per second.
+
+    Each child sets up (connects, warms) before the clock starts, so the
+    figure is steady-state throughput, as a long-running worker sees it, not
+    connection set-up. ``cpu``, when given, receives the CPU seconds the
+    clients and PostgreSQL spent while the clock ran (``CpuMeter``).
+    """
     from django.db import connections
 
     connections.close_all()  # each child opens its own connection
     ctx = multiprocessing.get_context("fork")
-    barrier = ctx.Barrier(len(jobs) + 1)
+    ready = ctx.Barrier(len(jobs) + 1)
+    go = ctx.Barrier(len(jobs) + 1)
     done = ctx.Queue()
 
-    def child(job: Callable[[], int]) -> None:
-        barrier.wait()
+    def child(job: Job) -> None:
         try:
-            done.put(("ok", job()))
+            run = job()
         except BaseException as exc:  # report, never hang the parent
+            ready.abort()
+            done.put(("error", repr(exc)))
+            raise
+        ready.wait()
+        go.wait()
+        try:
+            done.put(("ok", run()))
+        except BaseException as exc:
             done.put(("error", repr(exc)))
         finally:
             connections.close_all()
@@ -494,55 +541,180 @@ def in_processes(jobs: list[Callable[[], int]]) -> float:
     procs = [ctx.Process(target=child, args=(job,)) for job in jobs]
     for proc in procs:
         proc.start()
-    barrier.wait()
-    started = time.perf_counter()
-    results = [done.get(timeout=300) for _ in procs]
-    elapsed = time.perf_counter() - started
+    try:
+        ready.wait(timeout=300)
+    except threading.BrokenBarrierError:
+        results = [done.get(timeout=60)]
+    else:
+        meter = CpuMeter()
+        go.wait()
+        started = time.perf_counter()
+        results = [done.get(timeout=300) for _ in procs]
+        elapsed = time.perf_counter() - started
     for proc in procs:
         proc.join()
     errors = [r[1] for r in results if r[0] != "ok"]
     if errors:
         raise RuntimeError(f"a client failed: {errors[0]}")
+    if cpu is not None:
+        cpu.update(meter.spent())
     return sum(r[1] for r in results) / elapsed
 
 
-def raw_job(url: str, table_id: int, actor_id: int, base: int, count: int):  # type: ignore[no-untyped-def]
-    def job() -> int:
-        with psycopg.connect(url, autocommit=True) as conn:
-            for i in range(count):
-                conn.execute(
-                    "INSERT INTO bench_raw_event (table_id, seq, type, version, "
-                    "payload, actor_id, seat, created_at) VALUES "
-                    "(%s, %s, 'alager.bench', 1, '{\"seat\": 0}', %s, 0, now())",
-                    (table_id, base + i, actor_id),
-                )
-        return count
+class CpuMeter:
+    """CPU seconds spent from now on by this process's children (the
+    clients, once joined) and by the PostgreSQL server when it runs on this
+    machine (every process of its cluster, those that exited included), and
+    the share of the machine's time the hypervisor took (steal)."""
+
+    def __init__(self) -> None:
+        self.postmaster = _postmaster_pid()
+        self.start = self._read()
+
+    def _read(self) -> dict[str, float]:
+        times = os.times()
+        out = {"clients": times.children_user + times.children_system}
+        if self.postmaster is not None:
+            out["postgresql"] = _cluster_cpu(self.postmaster)
+        with open("/proc/stat") as stat:
+            ticks = [int(v) for v in stat.readline().split()[1:9]]
+        out["_all"], out["_steal"] = sum(ticks), ticks[7]
+        return out
+
+    def spent(self) -> dict[str, float]:
+        if self.postmaster is not None:
+            _backends_gone()
+        end = self._read()
+        out = {k: end[k] - self.start[k] for k in end if not k.startswith("_")}
+        all_ticks = end["_all"] - self.start["_all"]
+        out["steal"] = (end["_steal"] - self.start["_steal"]) / max(all_ticks, 1)
+        return out
+
+
+def _postmaster_pid() -> int | None:
+    """The local PostgreSQL server's main process, or None when it is not
+    on this machine (its CPU is then not measured)."""
+    url = os.environ["DATABASE_URL"]
+    if urlsplit(url).hostname not in ("127.0.0.1", "localhost", "::1", None):
+        return None
+    try:
+        with psycopg.connect(url) as conn:
+            row = conn.execute("SELECT pg_backend_pid()").fetchone()
+        with open(f"/proc/{row[0]}/status") as status:  # type: ignore[index]
+            ppid = next(
+                int(line.split()[1]) for line in status if line.startswith("PPid:")
+            )
+        with open(f"/proc/{ppid}/comm") as comm:
+            return ppid if comm.read().strip() == "postgres" else None
+    except (OSError, psycopg.Error, StopIteration):
+        return None
+
+
+def _cluster_cpu(postmaster: int) -> float:
+    """CPU seconds of the server: the postmaster with its exited children,
+    and every live child."""
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def fields(pid: int | str) -> list[str]:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()
+
+    total = sum(int(v) for v in fields(postmaster)[11:15])
+    with open(f"/proc/{postmaster}/task/{postmaster}/children") as kids:
+        for pid in kids.read().split():
+            # One that exited meanwhile is counted in the postmaster's next read.
+            with contextlib.suppress(OSError):
+                total += sum(int(v) for v in fields(pid)[11:13])
+    return total / tick
+
+
+def _backends_gone(timeout: float = 5.0) -> None:
+    """Wait until the clients' backends have exited (and been counted)."""
+    deadline = time.monotonic() + timeout
+    with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as conn:
+        while time.monotonic() < deadline:
+            row = conn.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                "current_database() AND pid <> pg_backend_pid() "
+                "AND backend_type = 'client backend'"
+            ).fetchone()
+            if row is not None and row[0] == 0:
+                break
+            time.sleep(0.02)
+    time.sleep(0.05)  # the postmaster reaps them
+
+
+def raw_job(url: str, table_id: int, actor_id: int, base: int, count: int) -> Job:
+    sql = (
+        "INSERT INTO bench_raw_event (table_id, seq, type, version, "
+        "payload, actor_id, seat, created_at) VALUES "
+        "(%s, %s, 'alager.bench', 1, '{\"seat\": 0}', %s, 0, now())"
+    )
+
+    def job() -> Callable[[], int]:
+        conn = psycopg.connect(url, autocommit=True)
+        conn.execute(sql, (table_id, base, actor_id))  # warm
+
+        def run() -> int:
+            with conn:
+                for i in range(1, count + 1):
+                    conn.execute(sql, (table_id, base + i, actor_id))
+            return count
+
+        return run
 
     return job
 
 
-def service_job(match: Match, count: int, notify: bool = True) -> Callable[[], int]:
-    def job() -> int:
+def floor_job(
+    url: str, table_id: int, state: Any, payload: dict[str, Any], count: int, seq: int
+) -> Job:
+    def job() -> Callable[[], int]:
+        floor = SqlFloor(url, table_id, state, payload, seq=seq)
+        floor.run(1)  # warm
+
+        def run() -> int:
+            floor.run(count)
+            floor.close()
+            return count
+
+        return run
+
+    return job
+
+
+def service_job(match: Match, count: int, notify: bool = True) -> Job:
+    def job() -> Callable[[], int]:
         if not notify:  # only in this child process
             from games import realtime
 
             realtime.table_changed = lambda table_id, seq, *, seats=False: None  # type: ignore[assignment]
             realtime.frames_push = lambda *args, **kwargs: None  # type: ignore[assignment]
-        for _ in range(count):
-            match.play()
-        return count
+        match.play()  # warm: the connection, its prepared statements, the memo
+
+        def run() -> int:
+            for _ in range(count):
+                match.play()
+            return count
+
+        return run
 
     return job
 
 
 def http_job(
     port: int, match: Match, count: int, client_class: type[HttpClient]
-) -> Callable[[], int]:
-    def job() -> int:
+) -> Job:
+    def job() -> Callable[[], int]:
         client = client_class(port, match)
-        for _ in range(count):
-            client.play()
-        return count
+        client.play()  # warm: the keep-alive connection, the server's thread
+
+        def run() -> int:
+            for _ in range(count):
+                client.play()
+            return count
+
+        return run
 
     return job
 
@@ -678,7 +850,8 @@ def run(
     payloads = [e.payload for e in event_store.load_events(long.table)][1:] or [{}]
     raw = RawInserts(url, payloads, long.table_id, long.people[0].pk)
     long.table.refresh_from_db()
-    floor = SqlFloor(url, long.table.state, payloads[0])
+    floor_ids = SqlFloor.tables(url, long.table_id, CLIENTS)
+    floor = SqlFloor(url, floor_ids[0], long.table.state, payloads[0])
     es_start = (
         None if args.skip_eventsourcing else eventsourcing_factory(args.game, url)
     )
@@ -753,41 +926,77 @@ def run(
         ),
     )
 
-    # 3. Eight clients on eight tables: raw, service, quiet service, twice.
+    # 3. Eight clients on eight tables: raw, floor, service, quiet service,
+    #    twice, each with the CPU it spent.
     n = args.per_client
-    raw8, service8, quiet8 = [], [], []
+    runs: dict[str, list[float]] = {
+        "raw8": [],
+        "floor8": [],
+        "service8": [],
+        "quiet8": [],
+    }
+    cpu8: dict[str, list[dict[str, float]]] = {k: [] for k in runs}
+
+    def eight(kind: str, jobs: list[Job], ops: int) -> None:
+        cpu: dict[str, float] = {}
+        runs[kind].append(in_processes(jobs, cpu))
+        cpu8[kind].append({k: v / ops if k != "steal" else v for k, v in cpu.items()})
+
     for rnd in range(2):
-        raw8.append(
-            in_processes(
-                [
-                    raw_job(
-                        url,
-                        long.table_id,
-                        long.people[0].pk,
-                        10_000_000 * (rnd + 1) + 100_000 * c,
-                        n * 4,
-                    )
-                    for c in range(CLIENTS)
-                ]
-            )
+        base = 10_000_000 * (rnd + 1)
+        eight(
+            "raw8",
+            [
+                raw_job(
+                    url, long.table_id, long.people[0].pk, base + 100_000 * c, n * 4
+                )
+                for c in range(CLIENTS)
+            ],
+            CLIENTS * n * 4,
+        )
+        eight(
+            "floor8",
+            [
+                floor_job(
+                    url,
+                    table_id,
+                    long.table.state,
+                    payloads[0],
+                    n * 2,
+                    base + 100_000 * table_id,
+                )
+                for table_id in floor_ids
+            ],
+            CLIENTS * n * 2,
         )
         tables = [Match(args, f"c{rnd}x{c}", moves) for c in range(CLIENTS)]
-        service8.append(in_processes([service_job(t, n) for t in tables]))
-        # The same without the on-commit notification: what a move costs once
-        # publishing stops building an event loop per message.
+        eight("service8", [service_job(t, n) for t in tables], CLIENTS * n)
+        # The same without the on-commit notification: what publishing costs.
         tables = [Match(args, f"q{rnd}x{c}", moves) for c in range(CLIENTS)]
-        quiet8.append(in_processes([service_job(t, n, False) for t in tables]))
+        eight("quiet8", [service_job(t, n, False) for t in tables], CLIENTS * n)
+
+    def ratio(kind: str, base: str = "raw8") -> float:
+        pairs = zip(runs[kind], runs[base], strict=True)
+        return round(statistics.median(a / b for a, b in pairs), 3)
+
     out.update(
-        raw8_per_second=round(statistics.median(raw8), 1),
-        service8_per_second=round(statistics.median(service8), 1),
-        service8_ratio=round(
-            statistics.median(s / r for s, r in zip(service8, raw8, strict=True)), 3
-        ),
-        service8_no_notification_per_second=round(statistics.median(quiet8), 1),
-        service8_no_notification_ratio=round(
-            statistics.median(q / r for q, r in zip(quiet8, raw8, strict=True)), 3
-        ),
+        raw8_per_second=round(statistics.median(runs["raw8"]), 1),
+        floor8_per_second=round(statistics.median(runs["floor8"]), 1),
+        floor8_ratio=ratio("floor8"),
+        service8_per_second=round(statistics.median(runs["service8"]), 1),
+        service8_ratio=ratio("service8"),
+        service8_to_floor8=ratio("service8", "floor8"),
+        service8_no_notification_per_second=round(statistics.median(runs["quiet8"]), 1),
+        service8_no_notification_ratio=ratio("quiet8"),
     )
+    # CPU per operation while the clock ran (medians of the two rounds), in
+    # ms: the clients' processes, and PostgreSQL when it runs here.
+    for kind, spent in cpu8.items():
+        for part in spent[0]:
+            value = statistics.median(s[part] for s in spent)
+            out[f"{kind}_cpu_{part}" + ("" if part == "steal" else "_ms")] = round(
+                value * (1 if part == "steal" else 1000), 3
+            )
 
     # 4. HTTP, each server next to a direct run of the same size, with each
     #    client: the hand-written one (the goal's figure: what the server
@@ -871,15 +1080,31 @@ def report(out: dict[str, Any]) -> None:
         f"(asking Redis who listens: {out['notification_asking_ms_median']:.3f} ms)"
     )
     print(
-        f"8 clients: raw {out['raw8_per_second']:,.0f}/s, action_submit "
-        f"{out['service8_per_second']:,.0f}/s -> {out['service8_ratio']:.2f} x "
-        "(goal >= 0.35)"
+        f"8 clients: raw {out['raw8_per_second']:,.0f}/s, floor "
+        f"{out['floor8_per_second']:,.0f}/s ({out['floor8_ratio']:.2f} x raw), "
+        f"action_submit {out['service8_per_second']:,.0f}/s -> "
+        f"{out['service8_ratio']:.2f} x raw (goal >= 0.35), "
+        f"{out['service8_to_floor8']:.2f} x floor"
     )
     print(
         f"  without the notification: action_submit "
         f"{out['service8_no_notification_per_second']:,.0f}/s -> "
         f"{out['service8_no_notification_ratio']:.2f} x raw"
     )
+    if "raw8_cpu_postgresql_ms" in out:
+        parts = ", ".join(
+            f"{label} {out[f'{kind}_cpu_clients_ms']:.2f} + "
+            f"{out[f'{kind}_cpu_postgresql_ms']:.2f} ms"
+            for kind, label in (
+                ("raw8", "raw"),
+                ("floor8", "floor"),
+                ("service8", "action_submit"),
+            )
+        )
+        print(
+            f"  CPU per operation, clients + PostgreSQL: {parts} "
+            f"(hypervisor steal {out['service8_cpu_steal']:.0%} of the machine)"
+        )
     for kind in SERVERS:
         for suffix, label in (("", "(goal >= 0.5)"), ("_httpclient", "http.client")):
             key = f"http_{kind}{suffix}"
