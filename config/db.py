@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -40,6 +41,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from psycopg import IsolationLevel, errors, generators
 from psycopg.adapt import AdaptersMap, Transformer
 from psycopg.pq import Escaping, ExecStatus, Format, TransactionStatus
+from psycopg_pool import PoolTimeout
 
 _PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
@@ -297,6 +299,25 @@ def commit_folds() -> bool:
         and not getattr(wrapper.atomic_blocks[0], "_from_testcase", False)
         and not wrapper.savepoint_ids
         and not wrapper.needs_rollback
+    )
+
+
+def waited_out(exc: BaseException) -> bool:
+    """Whether a database error means a wait ran out, so the request may
+    simply be tried again: a lock not free within ``DB_LOCK_TIMEOUT`` (a
+    table's row held by a stuck transaction), no pooled connection free
+    within ``DB_POOL_TIMEOUT``, or SQLite's write lock still taken after its
+    timeout. The transaction it ran in was rolled back.
+
+    ``exc`` is the error as Django raises it; what the driver raised is its
+    cause.
+    """
+    cause = exc.__cause__ or exc
+    if isinstance(cause, errors.LockNotAvailable | PoolTimeout):
+        return True
+    return isinstance(cause, sqlite3.OperationalError) and str(cause) in (
+        "database is locked",
+        "database table is locked",
     )
 
 

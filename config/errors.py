@@ -11,7 +11,10 @@ Two layers produce the shape:
   e.g. an illegal move or bad options) 400 with the rules' code and message;
   Django's ``ValidationError`` 400; validation, authentication, permissions,
   404, 405, unparsable bodies and throttling keep DRF's status; a body too large
-  or too deeply nested 413 / 400; any other exception is logged in full and
+  or too deeply nested 413 / 400; a database wait that ran out (a lock held
+  past ``DB_LOCK_TIMEOUT``, no pooled connection within ``DB_POOL_TIMEOUT``:
+  ``config.db.waited_out``) 503 ``busy`` with ``Retry-After``; any other
+  exception is logged in full and
   answered with a bare 500 that says nothing about its cause. Views never catch
   application errors themselves: they call services and let them rise.
 * plain Django views for errors raised outside DRF: ``handler400/403/404/500``
@@ -25,6 +28,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import DatabaseError
 from django.http import Http404, HttpRequest, JsonResponse
 from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import csrf_exempt
@@ -34,6 +38,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
 import rules
+from config import db
 from config.exceptions import ApplicationError
 from config.limits import BODY_LIMIT_ERRORS, body_limit_error
 
@@ -56,8 +61,32 @@ class ApplicationAPIError(exceptions.APIException):
         self.status_code = status_code
 
 
+#: What a request that waited too long for the database is told (503 over
+#: REST, an ``error`` frame over a socket): nothing it asked for was done.
+BUSY_CODE = "busy"
+BUSY_MESSAGE = (
+    "The server is busy: a lock or database connection this request needed "
+    "was not free in time, and nothing was done. Try again; resending a move "
+    "with the same command_id is safe."
+)
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     """Render any exception raised in a DRF view as ``{"code", "message"}``."""
+    if isinstance(exc, DatabaseError) and db.waited_out(exc):
+        # Load, not a fault: one line, and no SQL (whose literals may hold a
+        # seat's cards).
+        logger.warning(
+            "Busy: %s in %s",
+            type(exc.__cause__ or exc).__name__,
+            type(context.get("view")).__name__,
+        )
+        set_rollback()
+        return Response(
+            error_body(BUSY_CODE, BUSY_MESSAGE),
+            status=503,
+            headers={"Retry-After": "1"},
+        )
     if isinstance(exc, BODY_LIMIT_ERRORS):
         # The client's mistake, found when the body was first read: one line.
         status, code, message = body_limit_error(exc)

@@ -7,7 +7,8 @@ every operation, each with the one error shape (``Error``), by what the
 operation takes:
 
 * every operation: 401 (a bad or a bot's token is refused before any view
-  runs) and 429 (throttled);
+  runs), 429 (throttled) and 503 (busy: a database wait ran out,
+  ``config.errors``);
 * a request body: 400 (invalid), 413 (too large), 415 (unsupported type);
 * query parameters: 400;
 * path parameters, or a page number: 404 (no such object, no such page);
@@ -53,6 +54,8 @@ DESCRIPTIONS = {
     "413": "The request body is larger than the server accepts.",
     "415": "The request body's media type is not accepted.",
     "429": "Throttled: too many requests; retry after the Retry-After header.",
+    "503": "Busy: a lock or database connection the request needed was not free "
+    "in time, and nothing was done; retry after the Retry-After header.",
 }
 
 # Operations whose services can answer "not now" (games.errors.Conflict).
@@ -147,7 +150,7 @@ def _empty_query_values(result: dict[str, Any]) -> None:
 
 def _statuses(path: str, method: str, operation: dict[str, Any]) -> set[str]:
     parameters = operation.get("parameters", [])
-    statuses = {"401", "429"}
+    statuses = {"401", "429", "503"}
     if "requestBody" in operation:
         statuses |= {"400", "413", "415"}
     if any(p.get("in") == "query" for p in parameters):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import parse_qs
@@ -27,10 +28,12 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.db import DatabaseError
 from rest_framework import exceptions
 
 import rules
-from config.errors import api_error_body
+from config import db
+from config.errors import BUSY_CODE, BUSY_MESSAGE, api_error_body
 from games import frames, realtime, services
 from games.apis import ActionSubmitApi
 from games.errors import NotFound, TableError
@@ -44,6 +47,8 @@ CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_FEED_LOST = 4503
 
 NOT_AUTHENTICATED = exceptions.NotAuthenticated()
+
+logger = logging.getLogger(__name__)
 
 
 _executor: ThreadPoolExecutor | None = None
@@ -206,6 +211,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             return
         except rules.RulesError as exc:
             await self._error(exc.code, str(exc), command_id)
+            return
+        except DatabaseError as exc:  # as REST answers it: 503 busy
+            if not db.waited_out(exc):
+                raise
+            logger.warning("Busy: %s on a socket", type(exc.__cause__).__name__)
+            await self._error(BUSY_CODE, BUSY_MESSAGE, command_id)
             return
         # Our own move reaches us like everyone's: its frame is pushed to our
         # audience's group on commit, queued here without a round trip.

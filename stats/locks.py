@@ -33,6 +33,10 @@ def games_writer(games: Sequence[str]) -> Iterator[None]:
         stack.enter_context(transaction.atomic())
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
+                # Waiting for another writer is expected (a rebuild holds its
+                # game for as long as it runs), unlike a lock held by a stuck
+                # transaction: no DB_LOCK_TIMEOUT here (docs/operations.md).
+                cursor.execute("SET LOCAL lock_timeout = 0")
                 for game in ordered:
                     cursor.execute(
                         "SELECT pg_advisory_xact_lock(%s, %s)",

@@ -124,6 +124,30 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # psycopg's own automatic preparing is not used: Django's cursors bind on
     # the client, and the move's hot path prepares its own statements.
     DATABASES["default"]["OPTIONS"].setdefault("prepare_threshold", None)
+    # Bounded waits (docs/operations.md, "Waiting for a lock"): a statement
+    # waits at most DB_LOCK_TIMEOUT ms for a lock, so a move on a table that a
+    # stuck transaction holds answers 503 `busy` instead of keeping a request
+    # thread forever; a session left idle inside a transaction for
+    # DB_IDLE_IN_TRANSACTION_TIMEOUT ms is ended by the server, which frees its
+    # locks. Sent as startup options (no round trip); 0 leaves the server's
+    # own setting (behind PgBouncer, which refuses startup options, use 0 and
+    # set them on the role: ALTER ROLE ... SET lock_timeout = '5s').
+    DATABASES["default"]["OPTIONS"]["options"] = " ".join(
+        [
+            DATABASES["default"]["OPTIONS"].get("options", ""),
+            *(
+                f"-c {name}={ms}"
+                for name, ms in (
+                    ("lock_timeout", env.int("DB_LOCK_TIMEOUT", default=5000)),
+                    (
+                        "idle_in_transaction_session_timeout",
+                        env.int("DB_IDLE_IN_TRANSACTION_TIMEOUT", default=60000),
+                    ),
+                )
+                if ms > 0
+            ),
+        ]
+    ).strip()
 # The move's hot path prepares its statements on each connection with SQL
 # PREPARE and runs them with EXECUTE (config/db.py). Off behind a pooler in
 # transaction mode: a prepared statement lives in one server session, and

@@ -53,9 +53,8 @@ TEST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
 # with TRUNCATE between tests, so test connections (only) let TRUNCATE through;
 # UPDATE and DELETE stay refused. See docs/event-store.md.
 if DATABASES["default"]["ENGINE"] == POSTGRESQL:
-    DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
-        "-c cardroom.allow_truncate=on"
-    )
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    _options["options"] = f"{_options.get('options', '')} -c cardroom.allow_truncate=on"
 
 # Test databases are created and dropped under the connections' feet; a
 # pool opened before that would keep talking to the wrong database.

@@ -38,6 +38,7 @@ print(json.dumps({
     "session_cookie_secure": s.SESSION_COOKIE_SECURE,
     "renderers": s.REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"],
     "throttle_rates": s.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+    "db_options": db.get("OPTIONS", {}).get("options"),
 }))
 """
 
@@ -91,6 +92,26 @@ def test_local_with_urls_uses_postgres_and_redis(tmp_path: Path) -> None:
     assert loaded["cache"] == "config.cache.SharedPoolRedisCache"
     assert loaded["celery_broker"] == REDIS_URL
     assert loaded["celery_eager"] is False
+    # Bounded waits, sent as startup options (docs/operations.md).
+    assert loaded["db_options"] == (
+        "-c lock_timeout=5000 -c idle_in_transaction_session_timeout=60000"
+    )
+
+
+def test_database_waits_follow_the_environment(tmp_path: Path) -> None:
+    """The waits can be changed or left to the server (0), and options the
+    URL carries are kept."""
+    env = clean_env(
+        DJANGO_SETTINGS_MODULE="config.settings.local",
+        CARDROOM_VAR_DIR=str(tmp_path / "var"),
+        DATABASE_URL=POSTGRES_URL + "?options=-c%20search_path%3Dcardroom",
+        DB_LOCK_TIMEOUT="250",
+        DB_IDLE_IN_TRANSACTION_TIMEOUT="0",
+    )
+
+    loaded = run_django_json(DUMP, env)
+
+    assert loaded["db_options"] == "-c search_path=cardroom -c lock_timeout=250"
 
 
 def test_throttle_rates_follow_the_environment(tmp_path: Path) -> None:

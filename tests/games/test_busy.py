@@ -1,0 +1,215 @@
+"""Bounded waits: a move on a table held too long answers ``busy``, writes nothing.
+
+A stuck transaction holding a table's row lock (a paused worker, a shell left
+open) would otherwise keep every request that moves on that table waiting
+forever, each holding a request thread or a socket's database thread. Every
+connection waits at most ``DB_LOCK_TIMEOUT`` for a lock (docs/operations.md,
+"Waiting for a lock"); the move then answers 503 ``busy`` over REST and an
+``error`` frame over a socket, with nothing written, and the same command
+goes through once the table is free.
+
+Real PostgreSQL: another connection holds the row (``FOR UPDATE`` in an open
+transaction) while the move runs on Django's own connection, whose lock
+timeout is shortened here to keep the test quick.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from channels.db import database_sync_to_async
+from django.db import DatabaseError, connection, connections
+from psycopg_pool import ConnectionPool, PoolTimeout
+from rest_framework.test import APIClient
+
+import rules
+from config import db
+from config.errors import BUSY_CODE, BUSY_MESSAGE
+from games.models import GameEvent, ProcessedCommand, Table
+from tests.accounts.factories import UserFactory, token_for
+from tests.games.tables import seat_users, table_started
+from tests.games.test_consumers import Socket, run
+
+pytestmark = [pytest.mark.timeout(60)]
+committed = pytest.mark.django_db(transaction=True)
+
+GAME = rules.get_game("alkort")
+LOCK_TIMEOUT_MS = 300
+
+
+@pytest.fixture
+def short_lock_timeout(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Connections opened from now on wait at most 300 ms for a lock."""
+    if connection.vendor != "postgresql":
+        pytest.skip("lock_timeout is PostgreSQL's")
+    options = connections.settings["default"]["OPTIONS"]
+    # The last setting of an option wins: the configured one stays in front.
+    monkeypatch.setitem(
+        options, "options", f"{options['options']} -c lock_timeout={LOCK_TIMEOUT_MS}"
+    )
+    connection.close()  # the next query connects with the short timeout
+    yield
+    connection.close()
+
+
+@contextmanager
+def row_held(table_id: int) -> Iterator[None]:
+    """The table's row locked by another session's open transaction."""
+    params = connection.settings_dict
+    with psycopg.connect(
+        dbname=params["NAME"],
+        user=params["USER"],
+        host=params["HOST"],
+        port=params["PORT"],
+    ) as other:
+        other.execute("SELECT 1 FROM games_table WHERE id = %s FOR UPDATE", [table_id])
+        yield
+        other.rollback()
+
+
+def _written(table_id: int) -> tuple[int, int, int]:
+    return (
+        GameEvent.objects.filter(table_id=table_id).count(),
+        ProcessedCommand.objects.filter(table_id=table_id).count(),
+        Table.objects.get(pk=table_id).seq,
+    )
+
+
+def _next_move(table: Table) -> tuple[Any, dict[str, Any]]:
+    """The person to act and a legal action of theirs."""
+    state = GAME.load_state(table.state)
+    seat = GAME.to_act(state)[0]
+    return seat_users(table)[seat], dict(GAME.legal_actions(state, seat)[0])
+
+
+@committed
+def test_the_configured_waits_reach_the_server() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL's settings")
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW lock_timeout")
+        assert cursor.fetchone() == ("5s",)
+        cursor.execute("SHOW idle_in_transaction_session_timeout")
+        assert cursor.fetchone() == ("1min",)
+
+
+@committed
+def test_a_move_on_a_held_table_answers_busy_and_writes_nothing(
+    short_lock_timeout: None,
+) -> None:
+    table = table_started(seating=[UserFactory(), UserFactory()])
+    user, action = _next_move(table)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user)}")
+    path = f"/api/tables/{table.pk}/actions/"
+    body = {"action": action, "expected_seq": table.seq, "command_id": "c-1"}
+    before = _written(table.pk)
+
+    with row_held(table.pk):
+        started = time.monotonic()
+        response = client.post(path, body, format="json")
+        waited = time.monotonic() - started
+
+    assert response.status_code == 503, response.content
+    assert response.json() == {"code": BUSY_CODE, "message": BUSY_MESSAGE}
+    assert response["Retry-After"] == "1"
+    assert LOCK_TIMEOUT_MS / 1000 <= waited < 5
+    assert _written(table.pk) == before
+    # The same command, once the table is free, is played once.
+    response = client.post(path, body, format="json")
+    assert response.status_code == 200, response.content
+    assert _written(table.pk)[1:] == (before[1] + 1, response.json()["seq"])
+    assert client.post(path, body, format="json").json() == response.json()
+
+
+@committed
+def test_only_waits_that_ran_out_are_busy() -> None:
+    """A lock timeout is busy; a bad statement stays what it is."""
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL's errors")
+    table = table_started(seating=[UserFactory(), UserFactory()])
+    with row_held(table.pk), connection.cursor() as cursor:
+        cursor.execute("SET lock_timeout = 50")
+        try:
+            with pytest.raises(DatabaseError) as ran_out:
+                cursor.execute(
+                    "SELECT 1 FROM games_table WHERE id = %s FOR UPDATE", [table.pk]
+                )
+            with pytest.raises(DatabaseError) as wrong:
+                cursor.execute("SELECT no_such_column FROM games_table")
+        finally:
+            cursor.execute("RESET lock_timeout")
+    assert db.waited_out(ran_out.value)
+    assert not db.waited_out(wrong.value)
+
+
+@committed
+def test_a_socket_move_on_a_held_table_is_told_busy(
+    short_lock_timeout: None,
+) -> None:
+    table = table_started(seating=[UserFactory(), UserFactory()])
+    user, action = _next_move(table)
+    token = token_for(user)
+    before = _written(table.pk)
+    act = {"type": "act", "action": action, "command_id": "s-1"}
+    written = database_sync_to_async(_written)
+
+    async def go() -> None:
+        async with Socket(table.pk, token) as ws:
+            await ws.next("state")
+            with row_held(table.pk):
+                await ws.send(act)
+                error = await ws.next("error")
+            assert error == {
+                "type": "error",
+                "code": BUSY_CODE,
+                "message": BUSY_MESSAGE,
+                "command_id": "s-1",
+            }
+            assert await written(table.pk) == before
+            await ws.send(act)  # the same command, the table free: played
+            frame = await ws.next("state")
+            assert frame["seq"] > before[2]
+
+    run(go)
+
+
+def test_no_pooled_connection_in_time_is_busy() -> None:
+    """Every connection of a process's pool lent out past its timeout."""
+    params = connections.settings["default"]
+    if params["ENGINE"] != "config.postgresql":
+        pytest.skip("the pool is PostgreSQL's")
+    conninfo = f"host={params['HOST']} port={params['PORT']} user={params['USER']}"
+    pool = ConnectionPool(conninfo, min_size=1, max_size=1, timeout=0.1)
+    with pool, pool.connection(), pytest.raises(PoolTimeout) as ran_out:
+        pool.getconn()
+    wrapped = DatabaseError("pool")
+    wrapped.__cause__ = ran_out.value  # as Django raises it
+    assert db.waited_out(wrapped)
+
+
+def test_sqlites_write_lock_still_taken_is_busy(tmp_path: Path) -> None:
+    """The embedded default: another writer kept SQLite's lock past the
+    timeout."""
+    path = tmp_path / "busy.sqlite3"
+    holder = sqlite3.connect(path, isolation_level=None)
+    waiter = sqlite3.connect(path, timeout=0.05, isolation_level=None)
+    try:
+        holder.execute("CREATE TABLE t (x)")
+        holder.execute("BEGIN IMMEDIATE")
+        with pytest.raises(sqlite3.OperationalError) as ran_out:
+            waiter.execute("BEGIN IMMEDIATE")
+        with pytest.raises(sqlite3.OperationalError) as wrong:
+            waiter.execute("SELECT no_such_column FROM t")
+    finally:
+        holder.close()
+        waiter.close()
+    assert db.waited_out(ran_out.value)
+    assert not db.waited_out(wrong.value)
