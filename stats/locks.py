@@ -34,9 +34,14 @@ def games_writer(games: Sequence[str]) -> Iterator[None]:
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 # Waiting for another writer is expected (a rebuild holds its
-                # game for as long as it runs), unlike a lock held by a stuck
-                # transaction: no DB_LOCK_TIMEOUT here (docs/operations.md).
-                cursor.execute("SET LOCAL lock_timeout = 0")
+                # game for as long as it runs, computing between statements),
+                # unlike a lock held by a stuck transaction: neither
+                # DB_LOCK_TIMEOUT nor DB_IDLE_IN_TRANSACTION_TIMEOUT here
+                # (docs/operations.md, "Waiting for a lock").
+                cursor.execute(
+                    "SET LOCAL lock_timeout = 0; "
+                    "SET LOCAL idle_in_transaction_session_timeout = 0"
+                )
                 for game in ordered:
                     cursor.execute(
                         "SELECT pg_advisory_xact_lock(%s, %s)",

@@ -1,4 +1,5 @@
-"""``stats.locks``: a statistics writer waits for another, however long.
+"""``stats.locks``: a statistics writer waits for another, however long, and
+may compute between statements for as long as it needs.
 
 Every connection waits at most ``DB_LOCK_TIMEOUT`` for a lock
 (docs/operations.md, "Waiting for a lock"), but a writer queued behind
@@ -46,6 +47,8 @@ def test_a_writer_waits_for_another_past_the_lock_timeout() -> None:
             waited = time.monotonic() - started
             cursor.execute("SHOW lock_timeout")
             assert cursor.fetchone() == ("0",)  # for this transaction only
+            cursor.execute("SHOW idle_in_transaction_session_timeout")
+            assert cursor.fetchone() == ("0",)
         with connection.cursor() as cursor:
             cursor.execute("SHOW lock_timeout")
             assert cursor.fetchone() == ("100ms",)
