@@ -83,20 +83,34 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     audience: str | None = None  # the audience group joined
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        """Run the consumer; if the channel layer fails under it, close the
-        socket with ``CLOSE_FEED_LOST`` so the client reconnects and resyncs
-        (logged once per outage, not per socket)."""
+        """Run the consumer; if the channel layer fails under it (logged once
+        per outage, not per socket), or the database stays busy past its
+        waits (``config.db.waited_out``: a table held by a stuck transaction
+        while the socket registers), close the socket with
+        ``CLOSE_FEED_LOST`` so the client reconnects and resyncs."""
         try:
             await super().__call__(scope, receive, send)
         except realtime.LAYER_ERRORS as exc:
             realtime.layer_failed("a table socket's feed", exc)
-            with contextlib.suppress(*realtime.LAYER_ERRORS):
-                await self._groups_leave()
-            if self.registered:
+            await self._feed_lost(send)
+        except DatabaseError as exc:
+            if not db.waited_out(exc):
+                raise
+            logger.warning("Busy: %s on a socket", type(exc.__cause__).__name__)
+            await self._feed_lost(send)
+
+    async def _feed_lost(self, send: Any) -> None:
+        """Leave the groups and the registration (should that fail too, the
+        row stops counting once stale: ``SeatConnection``), and close with
+        ``CLOSE_FEED_LOST``."""
+        with contextlib.suppress(*realtime.LAYER_ERRORS):
+            await self._groups_leave()
+        if self.registered:
+            with contextlib.suppress(DatabaseError):
                 await _db(presence.connection_close)(
                     table_id=self.table_id, channel_name=self.channel_name
                 )
-            await send({"type": "websocket.close", "code": CLOSE_FEED_LOST})
+        await send({"type": "websocket.close", "code": CLOSE_FEED_LOST})
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its ``aclose_old_connections`` hop.

@@ -25,14 +25,17 @@ from typing import Any
 import psycopg
 import pytest
 from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
 from django.db import DatabaseError, connection, connections
 from psycopg_pool import ConnectionPool, PoolTimeout
 from rest_framework.test import APIClient
 
 import rules
 from config import db
+from config.asgi import application
 from config.errors import BUSY_CODE, BUSY_MESSAGE
-from games.models import GameEvent, ProcessedCommand, Table
+from games.consumers import CLOSE_FEED_LOST
+from games.models import GameEvent, ProcessedCommand, SeatConnection, Table
 from tests.accounts.factories import UserFactory, token_for
 from tests.games.tables import seat_users, table_started
 from tests.games.test_consumers import Socket, run
@@ -179,6 +182,34 @@ def test_a_socket_move_on_a_held_table_is_told_busy(
             assert frame["seq"] > before[2]
 
     run(go)
+
+
+@committed
+def test_a_socket_opening_on_a_held_table_is_told_to_come_back(
+    short_lock_timeout: None,
+) -> None:
+    """A socket registers under a share lock on the table's row: held past
+    the lock timeout, it is closed with 4503 (reconnect), and leaves no
+    registration."""
+    table = table_started(seating=[UserFactory(), UserFactory()])
+    token = token_for(_next_move(table)[0])
+
+    async def go() -> None:
+        comm = WebsocketCommunicator(
+            application, f"/ws/tables/{table.pk}/?token={token}"
+        )
+        with row_held(table.pk):
+            connected, _ = await comm.connect()
+            assert connected
+            assert await comm.receive_output(10) == {
+                "type": "websocket.close",
+                "code": CLOSE_FEED_LOST,
+            }
+        async with Socket(table.pk, token) as ws:  # the table free: it opens
+            assert (await ws.next("state"))["seq"] == table.seq
+
+    run(go)
+    assert not SeatConnection.objects.filter(table_id=table.pk).exists()
 
 
 def test_no_pooled_connection_in_time_is_busy() -> None:
