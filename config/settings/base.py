@@ -277,6 +277,10 @@ LIVE_RESYNC_MAX_EVENTS = env.int("LIVE_RESYNC_MAX_EVENTS", default=200)
 # presence). Few on purpose: more threads contend with the event loop for
 # the GIL and delay every socket's frames (docs/performance.md, "Live play").
 LIVE_DB_THREADS = env.int("LIVE_DB_THREADS", default=1)
+# A move (REST or socket) that takes at least this many milliseconds is
+# logged as one warning line, with how long it waited for its table's lock
+# (docs/operations.md, "Waiting for a lock"); a move takes 1-3 ms. 0 logs every move.
+SLOW_MOVE_MS = env.float("SLOW_MOVE_MS", default=250.0)
 
 # Threads one server process runs HTTP requests on (config/handlers.py): a
 # fixed pool rather than a thread per request. Each holds a database

@@ -10,10 +10,12 @@ follow-up tasks run on commit only.
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 
 import rules
@@ -163,14 +165,19 @@ def action_submit(
     - ``vouch``: what still has to prove the request is ``user``'s (an API
       token not yet checked), checked with the lock before anything else.
     """
-    answer = _action_submit_locked(
-        table_id=table_id,
-        user=user,
-        action=action,
-        expected_seq=expected_seq,
-        command_id=command_id,
-        vouch=vouch,
-    )
+    clock = _Clock(time.perf_counter())
+    try:
+        answer = _action_submit_locked(
+            table_id=table_id,
+            user=user,
+            action=action,
+            expected_seq=expected_seq,
+            command_id=command_id,
+            vouch=vouch,
+            clock=clock,
+        )
+    finally:
+        clock.check(table_id)
     if isinstance(answer, _Retry):
         return answer_at(
             game=rules.get_game(answer.game),
@@ -180,6 +187,40 @@ def action_submit(
             seq=answer.seq,
         )
     return answer
+
+
+@dataclass(slots=True)
+class _Clock:
+    """When a move started and got its table's lock, for the slow-move log.
+
+    A move taking ``SLOW_MOVE_MS`` or more, answered or refused, is logged as
+    one warning line: the table, how long in all, and how long until the
+    lock's answer came (the wait for a move in progress or a stuck
+    transaction, the lock's round trip, and the move decided meanwhile). Ids
+    and times only: nothing of the move, which may name cards.
+    """
+
+    started: float
+    locked: float | None = None
+
+    def check(self, table_id: int) -> None:
+        took = (time.perf_counter() - self.started) * 1000
+        if took < settings.SLOW_MOVE_MS:
+            return
+        if self.locked is None:
+            logger.warning(
+                "Slow move: table %s, %.0f ms, without the table's lock",
+                table_id,
+                took,
+            )
+        else:
+            logger.warning(
+                "Slow move: table %s, %.0f ms, of which %.0f ms until the "
+                "table's lock was held",
+                table_id,
+                took,
+                (self.locked - self.started) * 1000,
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +242,7 @@ def _action_submit_locked(
     expected_seq: int | None,
     command_id: str | None,
     vouch: Vouch | None,
+    clock: _Clock,
 ) -> dict[str, Any] | _Retry:
     """``action_submit`` under the table's lock: the move's answer, or where
     a retried command's answer is."""
@@ -212,6 +254,7 @@ def _action_submit_locked(
     table, seats, done = table_lock_seats(
         table_id, command_id=command_id, meanwhile=meanwhile, vouch=vouch
     )
+    clock.locked = time.perf_counter()
     seating_note(table, seats)
     seat = person_seat(seats, user, table)
     if seat.index in done:

@@ -15,9 +15,12 @@ timeout is shortened here to keep the test quick.
 
 from __future__ import annotations
 
+import logging
+import re
 import sqlite3
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -63,8 +66,9 @@ def short_lock_timeout(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @contextmanager
-def row_held(table_id: int) -> Iterator[None]:
-    """The table's row locked by another session's open transaction."""
+def row_held(table_id: int) -> Iterator[Callable[[], None]]:
+    """The table's row locked by another session's open transaction, until
+    the block ends or the function it gives is called."""
     params = connection.settings_dict
     with psycopg.connect(
         dbname=params["NAME"],
@@ -73,8 +77,14 @@ def row_held(table_id: int) -> Iterator[None]:
         port=params["PORT"],
     ) as other:
         other.execute("SELECT 1 FROM games_table WHERE id = %s FOR UPDATE", [table_id])
-        yield
-        other.rollback()
+        lock = threading.Lock()
+
+        def release() -> None:
+            with lock:
+                other.rollback()
+
+        yield release
+        release()
 
 
 def _written(table_id: int) -> tuple[int, int, int]:
@@ -105,7 +115,7 @@ def test_the_configured_waits_reach_the_server() -> None:
 
 @committed
 def test_a_move_on_a_held_table_answers_busy_and_writes_nothing(
-    short_lock_timeout: None,
+    short_lock_timeout: None, caplog: pytest.LogCaptureFixture
 ) -> None:
     table = table_started(seating=[UserFactory(), UserFactory()])
     user, action = _next_move(table)
@@ -125,11 +135,45 @@ def test_a_move_on_a_held_table_answers_busy_and_writes_nothing(
     assert response["Retry-After"] == "1"
     assert LOCK_TIMEOUT_MS / 1000 <= waited < 5
     assert _written(table.pk) == before
+    assert f"Slow move: table {table.pk}, " in caplog.text
+    assert "without the table's lock" in caplog.text
     # The same command, once the table is free, is played once.
     response = client.post(path, body, format="json")
     assert response.status_code == 200, response.content
     assert _written(table.pk)[1:] == (before[1] + 1, response.json()["seq"])
     assert client.post(path, body, format="json").json() == response.json()
+
+
+@committed
+def test_a_move_that_waited_for_its_table_is_logged_with_the_wait(
+    settings: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The slow-move log: the table, the time, the wait for the lock; ids and
+    times only. A quick move says nothing."""
+    settings.SLOW_MOVE_MS = 200
+    table = table_started(seating=[UserFactory(), UserFactory()])
+    user, action = _next_move(table)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user)}")
+    path = f"/api/tables/{table.pk}/actions/"
+    with caplog.at_level(logging.WARNING, logger="games.services.actions"):
+        with row_held(table.pk) as release:
+            threading.Timer(0.4, release).start()
+            response = client.post(path, {"action": action}, format="json")
+        assert response.status_code == 200, response.content
+        (record,) = [r for r in caplog.records if r.msg.startswith("Slow move")]
+        found = re.fullmatch(
+            rf"Slow move: table {table.pk}, \d+ ms, of which (\d+) ms until "
+            "the table's lock was held",
+            record.getMessage(),
+        )
+        assert found is not None, record.getMessage()  # ids and times only
+        assert int(found[1]) >= 350
+        caplog.clear()
+        user, action = _next_move(Table.objects.get(pk=table.pk))
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user)}")
+        assert client.post(path, {"action": action}, format="json").status_code == 200
+    assert "Slow move" not in caplog.text
 
 
 @committed
