@@ -1,4 +1,5 @@
-"""Helpers for tests that run the project in a separate process.
+"""Helpers for tests that run the project in a separate process, or need a
+database session beside Django's.
 
 Settings are read once per process, so checking another mode (local,
 production) or an unreachable service means starting a fresh interpreter with
@@ -128,3 +129,18 @@ class OwnRedis:
             self.process.terminate()
             self.process.wait(timeout=10)
             self.process = None
+
+
+def another_session() -> Any:
+    """A psycopg connection of its own to the test database, beside Django's:
+    a second session, to hold a lock that Django's connection then waits for."""
+    import psycopg
+    from django.db import connection
+
+    params = connection.settings_dict
+    return psycopg.connect(
+        dbname=params["NAME"],
+        user=params["USER"],
+        host=params["HOST"],
+        port=params["PORT"],
+    )

@@ -25,7 +25,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -42,6 +41,7 @@ from games.models import GameEvent, ProcessedCommand, SeatConnection, Table
 from tests.accounts.factories import UserFactory, token_for
 from tests.games.tables import seat_users, table_started
 from tests.games.test_consumers import Socket, run
+from tests.helpers import another_session
 
 pytestmark = [pytest.mark.timeout(60)]
 committed = pytest.mark.django_db(transaction=True)
@@ -69,13 +69,7 @@ def short_lock_timeout(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def row_held(table_id: int) -> Iterator[Callable[[], None]]:
     """The table's row locked by another session's open transaction, until
     the block ends or the function it gives is called."""
-    params = connection.settings_dict
-    with psycopg.connect(
-        dbname=params["NAME"],
-        user=params["USER"],
-        host=params["HOST"],
-        port=params["PORT"],
-    ) as other:
+    with another_session() as other:
         other.execute("SELECT 1 FROM games_table WHERE id = %s FOR UPDATE", [table_id])
         lock = threading.Lock()
 

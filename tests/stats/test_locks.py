@@ -13,12 +13,12 @@ from __future__ import annotations
 import threading
 import time
 
-import psycopg
 import pytest
 from django.db import connection
 
 import rules
 from stats.locks import LOCK_NAMESPACE, game_writer
+from tests.helpers import another_session
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(60)]
 
@@ -26,13 +26,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(60)]
 def test_a_writer_waits_for_another_past_the_lock_timeout() -> None:
     if connection.vendor != "postgresql":
         pytest.skip("the advisory lock is PostgreSQL's")
-    params = connection.settings_dict
-    other = psycopg.connect(
-        dbname=params["NAME"],
-        user=params["USER"],
-        host=params["HOST"],
-        port=params["PORT"],
-    )
+    other = another_session()
     other.execute(
         "SELECT pg_advisory_xact_lock(%s, %s)",
         [LOCK_NAMESPACE, rules.GAMES.index("alager")],
