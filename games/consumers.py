@@ -96,7 +96,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         except DatabaseError as exc:
             if not db.waited_out(exc):
                 raise
-            logger.warning("Busy: %s on a socket", type(exc.__cause__).__name__)
+            logger.warning("Busy: %s on a socket", type(exc.__cause__ or exc).__name__)
             await self._feed_lost(send)
 
     async def _feed_lost(self, send: Any) -> None:
@@ -229,7 +229,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         except DatabaseError as exc:  # as REST answers it: 503 busy
             if not db.waited_out(exc):
                 raise
-            logger.warning("Busy: %s on a socket", type(exc.__cause__).__name__)
+            logger.warning("Busy: %s on a socket", type(exc.__cause__ or exc).__name__)
             await self._error(BUSY_CODE, BUSY_MESSAGE, command_id)
             return
         # Our own move reaches us like everyone's: its frame is pushed to our
