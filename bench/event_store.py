@@ -512,7 +512,8 @@ def in_processes(jobs: list[Job], cpu: dict[str, float] | None = None) -> float:
     Each child sets up (connects, warms) before the clock starts, so the
     figure is steady-state throughput, as a long-running worker sees it, not
     connection set-up. ``cpu``, when given, receives the CPU seconds the
-    clients and PostgreSQL spent while the clock ran (``CpuMeter``).
+    clients (each measuring its own) and PostgreSQL (``CpuMeter``) spent
+    while the clock ran.
     """
     from django.db import connections
 
@@ -532,7 +533,10 @@ def in_processes(jobs: list[Job], cpu: dict[str, float] | None = None) -> float:
         ready.wait()
         go.wait()
         try:
-            done.put(("ok", run()))
+            started = time.process_time()
+            count = run()
+            # This process's CPU while the clock ran (not its set-up).
+            done.put(("ok", count, time.process_time() - started))
         except BaseException as exc:
             done.put(("error", repr(exc)))
         finally:
@@ -557,23 +561,22 @@ def in_processes(jobs: list[Job], cpu: dict[str, float] | None = None) -> float:
     if errors:
         raise RuntimeError(f"a client failed: {errors[0]}")
     if cpu is not None:
-        cpu.update(meter.spent())
+        cpu.update(meter.spent(), clients=sum(r[2] for r in results))
     return sum(r[1] for r in results) / elapsed
 
 
 class CpuMeter:
-    """CPU seconds spent from now on by this process's children (the
-    clients, once joined) and by the PostgreSQL server when it runs on this
-    machine (every process of its cluster, those that exited included), and
-    the share of the machine's time the hypervisor took (steal)."""
+    """CPU seconds spent from now on by the PostgreSQL server when it runs on
+    this machine (every process of its cluster, those that exited included),
+    and the share of the machine's time the hypervisor took (steal). The
+    clients report their own (``in_processes``)."""
 
     def __init__(self) -> None:
         self.postmaster = _postmaster_pid()
         self.start = self._read()
 
     def _read(self) -> dict[str, float]:
-        times = os.times()
-        out = {"clients": times.children_user + times.children_system}
+        out: dict[str, float] = {}
         if self.postmaster is not None:
             out["postgresql"] = _cluster_cpu(self.postmaster)
         with open("/proc/stat") as stat:
