@@ -189,7 +189,7 @@ class _Leases:
 
     def keep(self, key: str, slots: list[str], now: float) -> None:
         """Keep ``slots`` to spend for ``LEASE_SECONDS`` from ``now`` (with
-        any another thread leased for the same key meanwhile). With
+        the slots another thread leased for the same key meanwhile). With
         ``_LEASES_MAX`` leases live, they are not kept: they leave the log
         with the window."""
         if not slots:

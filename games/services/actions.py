@@ -23,7 +23,7 @@ from accounts.models import User
 from games.errors import Conflict
 from games.models import Seat, Table
 from games.services.ahead import Guess, action_check, move_guess, seating_note
-from games.services.answers import answer_at, seat_answer
+from games.services.answers import answer_at, answer_of, seat_answer
 from games.services.followups import followups_schedule
 from games.services.locking import (
     Vouch,
@@ -155,8 +155,9 @@ def action_submit(
 
     - ``command_id`` (per seat): a command already processed returns its first
       answer and appends nothing; the same id with another action is refused
-      (409 ``command_reused``). The answer is rebuilt from the log once the
-      lock is released (``games.services.answers``).
+      (409 ``command_reused``). The answer is rebuilt from the table's
+      cached state when the command was its last move, else from the log
+      once the lock is released (``games.services.answers``).
     - ``expected_seq``: the seq the client's view ends at; any other value is
       refused (409 ``stale``) before the rules are asked.
     - The rules decide against the cached state (never a replay); their
@@ -262,6 +263,12 @@ def _action_submit_locked(
             raise Conflict(
                 "command_reused",
                 f"Command {command_id!r} was already used for another action.",
+            )
+        if done[seat.index].seq == table.seq:
+            # The table's last move: its state is the cached one, no replay.
+            game = rules.get_game(table.game)
+            return answer_of(
+                game, state_load(game, table), seat=seat.index, seq=table.seq
             )
         return _Retry(table.game, table.seed_sha256, seat.index, done[seat.index].seq)
     require_playing(table)

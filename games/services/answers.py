@@ -42,6 +42,14 @@ def answer_at(
     state = state_get(table_id, seq, seed_sha256)
     if state is None:
         state = game.replay(event_store.load_events(table_id, until=seq))
+    return answer_of(game, state, seat=seat, seq=seq)
+
+
+def answer_of(
+    game: rules.Game[Any], state: Any, *, seat: int, seq: int
+) -> dict[str, Any]:
+    """The answer a move that left the table at ``seq`` in ``state`` gave
+    ``seat``."""
     return seat_answer(
         seq=seq,
         over=game.outcome(state) is not None,

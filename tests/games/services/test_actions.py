@@ -212,6 +212,25 @@ def test_a_retry_after_later_moves_gets_the_first_answer(
     assert Table.objects.get(pk=table.pk).seq > first["seq"]
 
 
+def test_a_retry_of_the_tables_last_move_is_answered_from_its_cached_state(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The usual retry (the answer was lost on its way) needs no replay, even
+    in a process that does not remember the state."""
+    bo = seat_users(table)[1]
+    action = _first_legal(table, 1)
+    first = action_submit(table_id=table.pk, user=bo, action=action, command_id="c-1")
+    state_cache.clear()
+
+    def no_replay(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the log was read")
+
+    monkeypatch.setattr(event_store, "load_events", no_replay)
+    again = action_submit(table_id=table.pk, user=bo, action=action, command_id="c-1")
+
+    assert again == first
+
+
 def test_a_retry_of_the_last_move_says_the_match_ended(table: Table) -> None:
     people = seat_users(table)
     answer: dict[str, Any] = {"status": "playing"}
