@@ -603,10 +603,11 @@ def _postmaster_pid() -> int | None:
     try:
         with psycopg.connect(url) as conn:
             row = conn.execute("SELECT pg_backend_pid()").fetchone()
-        with open(f"/proc/{row[0]}/status") as status:  # type: ignore[index]
-            ppid = next(
-                int(line.split()[1]) for line in status if line.startswith("PPid:")
-            )
+            # Read while the backend lives: it exits once the connection closes.
+            with open(f"/proc/{row[0]}/status") as status:  # type: ignore[index]
+                ppid = next(
+                    int(line.split()[1]) for line in status if line.startswith("PPid:")
+                )
         with open(f"/proc/{ppid}/comm") as comm:
             return ppid if comm.read().strip() == "postgres" else None
     except (OSError, psycopg.Error, StopIteration):
