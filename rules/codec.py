@@ -20,6 +20,7 @@ import dataclasses
 import functools
 import types
 import typing
+from collections.abc import Callable
 from typing import Any, Union
 
 
@@ -42,52 +43,135 @@ def _hints(cls: type) -> dict[str, Any]:
 
 
 def load(tp: Any, data: Any) -> Any:
-    """Rebuild a value of type ``tp`` from :func:`dump`'s output."""
+    """Rebuild a value of type ``tp`` from :func:`dump`'s output.
+
+    Refuses data that does not fit ``tp`` (``TypeError``, ``ValueError`` or
+    ``KeyError``). The type is read once: each type gets a loader built from
+    its hints on first use and kept (``_loader``), so a state is rebuilt
+    without asking ``typing`` about every value again; a table's move that
+    does not find its state in memory decodes it this way.
+    """
+    return _loader(tp)(data)
+
+
+_Load = Callable[[Any], Any]
+
+
+def _loader(tp: Any) -> _Load:
+    """The function that loads data of type ``tp``, built once per type."""
+    try:
+        return _loaders(tp)
+    except TypeError:  # an unhashable type: built each time
+        return _build(tp)
+
+
+@functools.cache
+def _loaders(tp: Any) -> _Load:
+    return _build(tp)
+
+
+def _same(data: Any) -> Any:
+    return data
+
+
+def _build(tp: Any) -> _Load:  # noqa: C901 (one branch per kind of type)
     if tp is Any:
-        return data
+        return _same
     origin = typing.get_origin(tp)
     if origin is Union or origin is types.UnionType:
-        args = typing.get_args(tp)
-        if data is None and type(None) in args:
-            return None
-        for arg in args:
-            if arg is type(None):
-                continue
-            try:
-                return load(arg, data)
-            except (TypeError, ValueError, KeyError):
-                continue
-        raise ValueError(f"{data!r} does not fit {tp}")
+        return _union(tp)
     if origin is tuple:
         args = typing.get_args(tp)
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(load(args[0], v) for v in data)
-        return tuple(load(a, v) for a, v in zip(args, data, strict=True))
+            item = _loader(args[0])
+            return lambda data: tuple([item(v) for v in data])
+        items = [_loader(a) for a in args]
+        return lambda data: tuple([f(v) for f, v in zip(items, data, strict=True)])
     if origin in (frozenset, set):
         (arg,) = typing.get_args(tp)
-        return origin(load(arg, v) for v in data)
+        item = _loader(arg)
+        return lambda data: origin([item(v) for v in data])
     if origin is list:
         (arg,) = typing.get_args(tp)
-        return [load(arg, v) for v in data]
+        item = _loader(arg)
+        return lambda data: [item(v) for v in data]
     if origin is dict:
         kt, vt = typing.get_args(tp)
-        return {load(kt, k): load(vt, v) for k, v in data}
+        key, value = _loader(kt), _loader(vt)
+        return lambda data: {key(k): value(v) for k, v in data}
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
+        return _dataclass(tp)
+    if origin is typing.Literal:
+        allowed = typing.get_args(tp)
+
+        def literal(data: Any) -> Any:
+            if data not in allowed:
+                raise ValueError(f"{data!r} is not one of {allowed}")
+            return data
+
+        return literal
+    if tp in (int, str, bool, float):
+        return _scalar(tp)
+    if tp is type(None):
+
+        def none(data: Any) -> None:
+            if data is not None:
+                raise TypeError("expected null")
+
+        return none
+    if tp is dict or tp is list:
+        return _same
+
+    def unknown(data: Any) -> Any:
+        raise TypeError(f"The state codec cannot load {tp!r}")
+
+    return unknown
+
+
+def _union(tp: Any) -> _Load:
+    args = typing.get_args(tp)
+    optional = type(None) in args
+    arms = [_loader(arg) for arg in args if arg is not type(None)]
+
+    def union(data: Any) -> Any:
+        if data is None and optional:
+            return None
+        for arm in arms:
+            try:
+                return arm(data)
+            except (TypeError, ValueError, KeyError):
+                continue
+        raise ValueError(f"{data!r} does not fit {tp}")
+
+    return union
+
+
+def _dataclass(tp: type) -> _Load:
+    # The fields' loaders are built on first use, so a class may refer to
+    # itself (or to a class that refers back) through its hints; the list is
+    # published whole, so another thread never sees it half built.
+    fields: list[tuple[str, _Load]] | None = None
+
+    def dataclass(data: Any) -> Any:
+        nonlocal fields
         if not isinstance(data, dict):
             raise TypeError(f"{tp.__name__} expects an object")
-        hints = _hints(tp)
-        return tp(
-            **{
-                f.name: load(hints[f.name], data[f.name])
+        if fields is None:
+            hints = _hints(tp)
+            fields = [
+                (f.name, _loader(hints[f.name]))
                 for f in dataclasses.fields(tp)
                 if f.init
-            }
-        )
-    if typing.get_origin(tp) is typing.Literal:
-        if data not in typing.get_args(tp):
-            raise ValueError(f"{data!r} is not one of {typing.get_args(tp)}")
-        return data
-    if tp in (int, str, bool, float):
+            ]
+        return tp(**{name: load(data[name]) for name, load in fields})
+
+    return dataclass
+
+
+def _scalar(tp: type) -> _Load:
+    def scalar(data: Any) -> Any:
+        if type(data) is tp:  # the usual case
+            return data
         if tp is int and isinstance(data, bool):
             raise TypeError("bool is not int")
         if not isinstance(data, tp):
@@ -95,10 +179,5 @@ def load(tp: Any, data: Any) -> Any:
                 return float(data)
             raise TypeError(f"{data!r} is not {tp.__name__}")
         return data
-    if tp is type(None):
-        if data is not None:
-            raise TypeError("expected null")
-        return None
-    if tp is dict or tp is list:
-        return data
-    raise TypeError(f"The state codec cannot load {tp!r}")
+
+    return scalar
