@@ -20,6 +20,11 @@ One client (interleaved block by block, so all see the same machine):
   worker or a management command calls it): lock, cached state, the rules'
   decide/evolve/view, append, cache rewrite, stored command, on-commit
   notification through the configured channel layer.
+- **state not in memory**: the same on another table whose decoded state
+  this process forgets before each move, as happens to a move made after
+  another process's (a bot's turn in a Celery worker, a person whose socket
+  is on another server process): the row's JSON is read and decoded, and
+  the rules run only once it has arrived.
 - **eventsourcing**: the same move stream through the ``eventsourcing``
   library (``pip install -e '.[bench]'``) on PostgreSQL, one aggregate per
   table, a snapshot every 20 events: each move loads the aggregate (snapshot
@@ -843,6 +848,7 @@ def run(
     from django.core.management import call_command
 
     from games import event_store, realtime
+    from games.state_cache import state_forget
 
     call_command("migrate", verbosity=0)
     out: dict[str, Any] = {
@@ -864,14 +870,22 @@ def run(
     notify: list[float] = []
     notify_asking: list[float] = []
 
-    # 1. One client: raw, floor, service, eventsourcing, block by block.
+    # 1. One client: raw, floor, service, eventsourcing, block by block; and
+    #    the service on a table whose state this process does not remember,
+    #    as for a move after another process's (a bot's turn in a Celery
+    #    worker, a seat on another server process).
     service: list[float] = []
+    cold = Match(args, "cold", moves)
+    cold_times: list[float] = []
     per_block = args.raw // args.blocks
     for block in range(args.blocks):
         raw.run(per_block)
         floor.run(per_block)
         while long.seq < 2000 * (block + 1) // args.blocks:
             service.append(long.play())
+        for _ in range(per_block // 3):
+            state_forget(cold.table_id)
+            cold_times.append(cold.play())
         if es_play is not None:
             es_times.extend(es_play() for _ in range(per_block // 6))
         for _ in range(per_block // 6):
@@ -901,6 +915,9 @@ def run(
         service_ms_median=round(statistics.median(service) * 1000, 3),
         service_ratio=round(service_rate / raw_rate, 3),
         service_to_floor=round(service_rate / floor_rate, 3),
+        cold_per_second=round(rate(cold_times), 1),
+        cold_ms_median=round(statistics.median(cold_times) * 1000, 3),
+        cold_ratio=round(rate(cold_times) / raw_rate, 3),
         notification_ms_median=round(statistics.median(notify) * 1000, 3),
         notification_asking_ms_median=round(statistics.median(notify_asking) * 1000, 3),
     )
@@ -1071,6 +1088,11 @@ def report(out: dict[str, Any]) -> None:
         f"{out['service_ratio']:.2f} x raw (goal >= 0.35), "
         f"{out['service_to_floor']:.2f} x floor, "
         f"median {out['service_ms_median']:.2f} ms"
+    )
+    print(
+        f"  action_submit, state not in memory {out['cold_per_second']:,.0f}/s "
+        f"{out['cold_ratio']:.2f} x raw, median {out['cold_ms_median']:.2f} ms "
+        "(a move after another process's)"
     )
     if "eventsourcing_per_second" in out:
         print(

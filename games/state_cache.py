@@ -1,7 +1,9 @@
 """An in-process memo of recent table states, so a move skips decoding.
 
-``Table.state`` (JSON) is the durable cache of a table's state; decoding it
-(``game.load_state``) costs about a millisecond per move. This memo keeps the
+``Table.state`` (JSON) is the durable cache of a table's state; reading and
+decoding it (``game.load_state``) costs a move about a tenth of a millisecond
+of CPU, and the move can then be decided only once the row is read
+(``games.services.ahead`` needs the state before). This memo keeps the
 decoded state of recently played tables, keyed by ``(table id, seq, seed
 hash)``: the events up to a seq never change (the log is append-only), so an
 entry can never be stale — a process that missed later moves simply misses
@@ -59,6 +61,13 @@ def state_put(table_id: int, seq: int, seed_sha256: str, state: Any) -> None:
         _entries.move_to_end(table_id)
         while len(_entries) > CAPACITY:
             _entries.popitem(last=False)
+
+
+def state_forget(table_id: int) -> None:
+    """Forget the table's state, as a process that did not make its last
+    move knows nothing of it (``bench/event_store.py`` measures that move)."""
+    with _lock:
+        _entries.pop(table_id, None)
 
 
 def clear() -> None:
