@@ -242,15 +242,22 @@ class SlidingLogMixin:
         key = self.get_cache_key(request, view)  # type: ignore[attr-defined]
         if key is None:
             return True
-        cache_key = self.cache.make_key(key)
-        script = _script(self.cache, cache_key)
-        if script is None:
-            return bool(super().allow_request(request, view))  # type: ignore[misc]
+        cache = self.cache
+        if cache is default_cache:  # a proxy: each attribute looks it up again
+            cache = caches[DEFAULT_CACHE_ALIAS]
+        cache_key = cache.make_key(key)
+        now = self.timer()  # type: ignore[attr-defined]
+        # A live lease (only ever taken from Redis) is spent before anything
+        # else: the usual request of a busy client ends here.
+        spent, lapsed = _leases.spend(cache_key, now)
+        script = None
+        if not spent:
+            script = _script(cache, cache_key)
+            if script is None:  # not Redis: DRF's own
+                return bool(super().allow_request(request, view))  # type: ignore[misc]
         self._logged_in_redis = True
-        self.key, self.now = key, self.timer()  # type: ignore[attr-defined]
-        self._wait = None
-        spent, lapsed = _leases.spend(cache_key, self.now)
-        if spent:
+        self.key, self.now, self._wait = key, now, None
+        if script is None:
             return True
         prefix = f"{self.now!r}:{os.urandom(6).hex()}:"
         granted, wait = script(

@@ -196,6 +196,24 @@ def test_a_burst_asks_redis_once_a_lease(
     assert _log_size(SixHundredPerMinute, "10.5.5.5") == 20  # two leases
 
 
+def test_a_leased_slot_is_spent_before_the_script_is_looked_up(
+    on_redis: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The usual request of a busy client asks nothing of the cache's
+    client: the lease is looked up first (docs/performance.md)."""
+    NOW[0] = 9_500_000.0
+    _fresh(SixHundredPerMinute, "10.5.5.6")
+    assert SixHundredPerMinute().allow_request(_request("10.5.5.6"), None)
+
+    def looked_up(*args: object) -> None:
+        raise AssertionError("the script was looked up with a lease live")
+
+    monkeypatch.setattr(throttling, "_script", looked_up)
+    throttle = SixHundredPerMinute()
+    assert throttle.allow_request(_request("10.5.5.6"), None)
+    assert throttle.wait() is None
+
+
 def test_a_lapsed_leases_unspent_slots_leave_the_log(on_redis: None) -> None:
     NOW[0] = 10_000_000.0
     _fresh(SixHundredPerMinute, "10.6.6.6")
