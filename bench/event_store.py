@@ -418,7 +418,7 @@ def eventsourcing_factory(game_name: str, url: str) -> Callable[[], Any] | None:
     """A player of the move stream through the eventsourcing library, or None.
 
     One aggregate per match holding the rules' state; a snapshot every 20
-    events (the state encoded as the table's cache is, ``state_dump``).
+    events (the state encoded as the table's cache is, ``rules.codec.dump``).
     """
     try:
         from eventsourcing.application import Application
@@ -426,7 +426,8 @@ def eventsourcing_factory(game_name: str, url: str) -> Callable[[], Any] | None:
         from eventsourcing.persistence import Transcoding
     except ImportError:
         return None
-    from games.state_codec import json_value, state_dump
+    from games.state_codec import json_value
+    from rules.codec import dump as state_dump
 
     game = rules.get_game(game_name)
     parts = urlsplit(url)

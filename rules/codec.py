@@ -25,16 +25,37 @@ from typing import Any, Union
 
 
 def dump(value: Any) -> Any:
-    """The JSON form of a state (dataclasses become objects, tuples lists)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: dump(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, tuple | list):
-        return [dump(v) for v in value]
-    if isinstance(value, frozenset | set):
-        return sorted((dump(v) for v in value), key=repr)
-    if isinstance(value, dict):
-        return [[dump(k), dump(v)] for k, v in value.items()]
-    return value
+    """The JSON form of a state (dataclasses become objects, tuples lists,
+    sets sorted lists, dicts ``[key, value]`` pairs).
+
+    Each type's way of dumping is decided on its first value and kept
+    (``_dumper``), so a state is dumped without asking ``dataclasses`` for
+    its fields on every value of every move.
+    """
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    dumper = _dumpers.get(kind)
+    if dumper is None:
+        dumper = _dumpers[kind] = _dumper(kind)
+    return dumper(value)
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_dumpers: dict[type, Callable[[Any], Any]] = {}
+
+
+def _dumper(kind: type) -> Callable[[Any], Any]:
+    if dataclasses.is_dataclass(kind):
+        names = tuple(f.name for f in dataclasses.fields(kind))
+        return lambda value: {n: dump(getattr(value, n)) for n in names}
+    if issubclass(kind, tuple | list):
+        return lambda value: [dump(v) for v in value]
+    if issubclass(kind, frozenset | set):
+        return lambda value: sorted((dump(v) for v in value), key=repr)
+    if issubclass(kind, dict):
+        return lambda value: [[dump(k), dump(v)] for k, v in value.items()]
+    return _same  # a scalar of another kind, left to the JSON encoder
 
 
 @functools.cache

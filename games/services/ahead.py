@@ -23,7 +23,7 @@ from typing import Any
 import rules
 from games.models import Seat, Table
 from games.state_cache import CAPACITY, state_latest
-from games.state_codec import json_text, state_dump
+from games.state_codec import json_text
 
 #: Per table: its game and each person's seat, as the last move here found
 #: them (a hint only: a guess is checked against the locked rows).
@@ -44,7 +44,7 @@ class Guess:
     state: Any
     view: Any
     legal_actions: Any
-    dumped: tuple[Any, str] | None = None  # state_dump(state) and its JSON
+    dumped: tuple[Any, str] | None = None  # game.dump_state(state), its JSON
     refusal: rules.RulesError | None = None
 
     def fits(self, table: Table, seat: int) -> bool:
@@ -104,7 +104,7 @@ def move_guess(
             state = game.evolve(state, event)
         view = game.view(state, seat)
         legal_actions = game.legal_actions(state, seat)
-        dumped = state_dump(state)
+        dumped = game.dump_state(state)
         dumped_text = json_text(dumped)
     except rules.RulesError as refusal:
         return Guess(seq, seed_sha256, seat, [], None, None, None, refusal=refusal)

@@ -18,7 +18,6 @@ import rules
 from games import event_store
 from games.models import Table, TableStatus
 from games.state_cache import state_get, state_put
-from games.state_codec import state_dump
 
 
 def state_load(game: rules.Game[Any], table: Table) -> Any:
@@ -61,11 +60,11 @@ def record(
     statement, so on PostgreSQL it carries the ``COMMIT`` too
     (``config.db.commit_folds``), and nothing that could fail runs after it.
 
-    ``dumped``: ``state_dump(state)`` and its JSON text, when the caller has
+    ``dumped``: ``game.dump_state(state)`` and its JSON text, when the caller has
     them already (``games.services.ahead``).
     """
     if dumped is None:
-        table.state = state_dump(state)  # = game.dump_state(state), faster
+        table.state = game.dump_state(state)
         state_text = None
     else:
         table.state, state_text = dumped
