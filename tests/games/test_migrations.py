@@ -45,8 +45,9 @@ try:
     out["forward"] = [row.command_id, row.action, row.seq]
     row = migrate(BEFORE).get_model("games", "ProcessedCommand").objects.get()
     out["backward"] = row.response
-finally:
-    migrate(AFTER)
+finally:  # back to the latest, whatever follows 0005
+    executor = MigrationExecutor(connection)
+    migrate(next(n for n in executor.loader.graph.leaf_nodes() if n[0] == "games"))
 print(json.dumps(out))
 """
 
@@ -74,3 +75,32 @@ def test_the_same_on_the_embedded_default(tmp_path: Path) -> None:
     )
 
     assert run_django_json(code, env) == {"vendor": "sqlite", **EXPECTED}
+
+
+def _fillfactor() -> str | None:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reloptions FROM pg_class WHERE relname = 'games_table'")
+        options = cursor.fetchone()[0] or []
+    return next((o for o in options if o.startswith("fillfactor=")), None)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(120)
+def test_the_tables_pages_leave_room_for_each_moves_new_row() -> None:
+    """0006: ``games_table`` fills its pages to 70 %, so a move's rewrite of
+    its row stays on the row's page (docs/performance.md); and back."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    assert _fillfactor() == "fillfactor=70"
+    executor = MigrationExecutor(connection)
+    latest = next(n for n in executor.loader.graph.leaf_nodes() if n[0] == "games")
+    try:
+        executor.migrate([("games", "0005_processedcommand_seq")])
+        assert _fillfactor() is None
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate([latest])
+    assert _fillfactor() == "fillfactor=70"
