@@ -62,6 +62,10 @@ def _fresh_cache(request: pytest.FixtureRequest) -> Iterator[None]:
     )
     if uses_django:
         _clear_cache()
+        from games import history_cache
+
+        # A rolled-back test may leave a table id to be used again.
+        history_cache.clear()
     yield
 
 

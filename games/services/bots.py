@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
 
 import rules
 from accounts.services import bot_account_get
-from games import event_store
+from games.history_cache import history_redacted
 from games.models import Table, TableStatus
 from games.services.actions import move_apply
 from games.services.followups import seat_bot_level
@@ -44,17 +45,18 @@ def bot_rng(table: Table, seat: int) -> random.Random:
 def bot_turn_choose(
     game: rules.Game[Any],
     state: Any,
-    history: list[rules.Event],
+    history: Sequence[rules.Event],
     table: Table,
     seat: int,
     level: str,
+    redacted: Sequence[rules.Event] | None = None,
 ) -> dict[str, Any]:
     """The bot's action for ``seat``; a failing policy falls back to random.
 
     The bot sees only ``bots.bot_input``: its seat's view, legal actions and
-    the history redacted for it.
+    the history redacted for it (``redacted``, when the caller has it).
     """
-    inp = bots.bot_input(game, state, history, seat)
+    inp = bots.bot_input(game, state, history, seat, redacted)
     try:
         action = bots.get_bot(game.name, level).choose(inp, bot_rng(table, seat))
         if action in inp.legal:
@@ -86,8 +88,10 @@ def bot_turn_play(*, table_id: int, seq: int) -> int | None:
     if bot is None:
         return None
     level = seat_bot_level(bot) or ""
-    history = event_store.load_events(table_id, until=seq)
-    action = bot_turn_choose(game, state, history, table, bot.index, level)
+    history, redacted = history_redacted(
+        game, table_id, table.seed_sha256, seq, bot.index
+    )
+    action = bot_turn_choose(game, state, history, table, bot.index, level, redacted)
     with transaction.atomic():
         table, seats, _ = table_lock_seats(table_id)
         if table.status != TableStatus.PLAYING or table.seq != seq:

@@ -20,9 +20,9 @@ from django.db import transaction
 from django.utils import timezone
 
 import rules
-from games import event_store
 from games.clock import turn_deadline
 from games.errors import NotFound
+from games.history_cache import history_redacted
 from games.models import Seat, SeatTimeout, Table, TableStatus
 from games.services.actions import move_apply
 from games.services.bots import bot_turn_choose
@@ -50,8 +50,10 @@ def timeout_action(
     """The safe default for ``seat``: pass if allowed, else the basic bot's move."""
     if PASS in game.legal_actions(state, seat):
         return dict(PASS)
-    history = event_store.load_events(table.pk, until=table.seq)
-    return bot_turn_choose(game, state, history, table, seat, STAND_IN_LEVEL)
+    history, redacted = history_redacted(
+        game, table.pk, table.seed_sha256, table.seq, seat
+    )
+    return bot_turn_choose(game, state, history, table, seat, STAND_IN_LEVEL, redacted)
 
 
 @transaction.atomic
