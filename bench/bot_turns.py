@@ -69,6 +69,9 @@ def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
     os.environ.setdefault("CARDROOM_ENV_FILE", os.devnull)
     os.environ.setdefault("DEBUG", "false")
     os.environ["DB_POOL"] = "false"
+    # The bot turns the moves schedule are held, not run by a scheduler
+    # thread behind the bench's back: the bench plays each one itself.
+    os.environ["TASK_RUNNER"] = "inline"
     import django
 
     django.setup()

@@ -280,11 +280,7 @@ def load(
     table: Table | int, *, after: int = 0, until: int | None = None
 ) -> list[StoredEvent]:
     """The table's events with ``after < seq <= until``, in order, upcast."""
-    table_id = table.pk if isinstance(table, Table) else table
-    rows = GameEvent.objects.filter(table_id=table_id, seq__gt=after)
-    if until is not None:
-        rows = rows.filter(seq__lte=until)
-    values = rows.order_by("seq").values_list(
+    values = _rows(table, after, until).values_list(
         "seq", "type", "version", "payload", "seat", "created_at"
     )
     return [
@@ -296,5 +292,16 @@ def load(
 def load_events(
     table: Table | int, *, after: int = 0, until: int | None = None
 ) -> list[rules.Event]:
-    """Just the ``rules.Event`` values (what ``game.replay`` takes)."""
-    return [stored.event for stored in load(table, after=after, until=until)]
+    """Just the ``rules.Event`` values (what ``game.replay`` takes): the
+    same rows as ``load`` without their seat and time, which a long log
+    spends a quarter of its reading on (the timestamps' parsing)."""
+    values = _rows(table, after, until).values_list("type", "version", "payload")
+    return [upcast(type_, version, payload) for type_, version, payload in values]
+
+
+def _rows(table: Table | int, after: int, until: int | None) -> Any:
+    table_id = table.pk if isinstance(table, Table) else table
+    rows = GameEvent.objects.filter(table_id=table_id, seq__gt=after)
+    if until is not None:
+        rows = rows.filter(seq__lte=until)
+    return rows.order_by("seq")
