@@ -27,8 +27,8 @@ from typing import Any
 import rules
 from games import event_store
 
-#: How many tables' histories one process remembers (a match of 2,000
-#: events with one bot seat's redactions is about 2 MB).
+#: How many tables' histories one process remembers (an Alager match of
+#: 2,000 events with one seat's redactions holds about 1.4 MB).
 CAPACITY = 32
 
 
