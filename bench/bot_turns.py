@@ -30,13 +30,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-import psycopg
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from event_store import OPTIONS, server_url, with_database  # noqa: E402
+from event_store import OPTIONS, throwaway_database  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -45,18 +43,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--deep", type=int, default=2000, help="the deep seq")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    name = f"cardroom_bench_bots_{os.getpid()}"
-    server = server_url()
-    with psycopg.connect(server, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        out = run(args, with_database(server, name))
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        with psycopg.connect(server, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with throwaway_database(f"cardroom_bench_bots_{os.getpid()}") as url:
+        out = run(args, url)
     report(out)
     if args.json:
         print(json.dumps(out))

@@ -83,7 +83,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -113,6 +113,24 @@ def server_url() -> str:
 def with_database(url: str, name: str) -> str:
     parts = urlsplit(url)
     return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+@contextlib.contextmanager
+def throwaway_database(name: str) -> Iterator[str]:
+    """A database called ``name`` on the bench's server (``server_url``) for
+    the block: its URL. Dropped at the end, once Django's connections to it
+    are closed, whatever happened."""
+    server = server_url()
+    with psycopg.connect(server, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield with_database(server, name)
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        with psycopg.connect(server, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def record(
@@ -814,18 +832,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         args.raw, args.blocks, args.window, args.per_client = 1200, 4, 80, 100
 
     moves = record(args.game, args.players, min_seq=2000 + 3 * args.window)
-    name = f"cardroom_bench_{os.getpid()}"
-    server = server_url()
-    with psycopg.connect(server, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        return run(args, moves, with_database(server, name))
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        with psycopg.connect(server, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with throwaway_database(f"cardroom_bench_{os.getpid()}") as url:
+        return run(args, moves, url)
 
 
 def rate(times: list[float]) -> float:

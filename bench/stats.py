@@ -33,22 +33,12 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
-
-import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
-
-def server_url() -> str:
-    return os.environ.get("BENCH_DATABASE_URL") or os.environ.get(
-        "DATABASE_URL", "postgres://root@127.0.0.1:5432/postgres"
-    )
-
-
-def with_database(url: str, name: str) -> str:
-    return urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
+from event_store import throwaway_database  # noqa: E402
 
 
 def p99(values: list[float]) -> float:
@@ -161,18 +151,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--quick", action="store_true", help="short matches")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    name = f"cardroom_bench_stats_{os.getpid()}"
-    server = server_url()
-    with psycopg.connect(server, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        result = run(args, with_database(server, name))
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        with psycopg.connect(server, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with throwaway_database(f"cardroom_bench_stats_{os.getpid()}") as url:
+        result = run(args, url)
     if args.json:
         print(json.dumps(result, indent=2))
     else:
