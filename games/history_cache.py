@@ -10,8 +10,10 @@ bot's thinking (docs/performance.md). The events up to a seq never change
 so far and their redactions for each seat asked for, and a later turn loads
 and redacts only the events after them.
 
-Keyed by the table's id and seed hash, so a reused id (a database emptied
-and filled again) is never answered from another match. Bounded to
+Keyed by the table's id and seed hash (each match deals from a secret seed
+of its own), so a reused id (a database emptied and filled again) is not
+answered from another match; the tests, which reuse seeds, empty it before
+each test. Bounded to
 ``CAPACITY`` tables, the least recently used dropped first. The entries hold
 the events as stored, secrets included, like the state memo
 (``games.state_cache``): this process's memory only, never sent anywhere.

@@ -69,8 +69,7 @@ def load(tp: Any, data: Any) -> Any:
     Refuses data that does not fit ``tp`` (``TypeError``, ``ValueError`` or
     ``KeyError``). The type is read once: each type gets a loader built from
     its hints on first use and kept (``_loader``), so a state is rebuilt
-    without asking ``typing`` about every value again; a table's move that
-    does not find its state in memory decodes it this way.
+    without asking ``typing`` about every value again.
     """
     return _loader(tp)(data)
 
