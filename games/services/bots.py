@@ -26,11 +26,12 @@ from django.db import transaction
 
 import rules
 from accounts.services import bot_account_get
+from games.errors import NotFound
 from games.history_cache import history_redacted
 from games.models import Table, TableStatus
 from games.services.actions import move_apply
 from games.services.followups import seat_bot_level
-from games.services.locking import table_lock_seats
+from games.services.locking import table_lock_seats, table_read_seats
 from games.services.recording import state_load
 from rules import bots
 
@@ -77,13 +78,15 @@ def bot_turn_play(*, table_id: int, seq: int) -> int | None:
     while choosing; the table row while applying (the move is dropped if the
     seq changed or the seat's person came back meanwhile).
     """
-    table = Table.objects.filter(pk=table_id).first()
-    if table is None or table.status != TableStatus.PLAYING or table.seq != seq:
+    try:
+        table, seats = table_read_seats(table_id)
+    except NotFound:
+        return None
+    if table.status != TableStatus.PLAYING or table.seq != seq:
         return None
     game = rules.get_game(table.game)
     state = state_load(game, table)
     to_act = game.to_act(state)
-    seats = list(table.seats.all())
     bot = next((s for s in seats if s.index in to_act and seat_bot_level(s)), None)
     if bot is None:
         return None

@@ -122,14 +122,50 @@ def table_lock_seats(
     if table_id not in _BIGINT:  # no such id; PostgreSQL would refuse it
         raise NotFound("not_found", f"Table {table_id} does not exist.")
     if pg is not None:
-        table, rows = _lock_read_postgresql(pg, table_id, command_id, meanwhile, vouch)
+        table, rows = _read_postgresql(
+            pg, table_id, command_id=command_id, meanwhile=meanwhile, vouch=vouch
+        )
     else:
         if meanwhile is not None:
             meanwhile()
         table = table_lock(table_id)
-        with connection.cursor() as cursor:
-            cursor.execute(_SEATS_SQL, {"command_id": command_id, "table": table_id})
-            rows = cursor.fetchall()
+        rows = _seat_rows(table_id, command_id)
+    return table, *_seats(table, rows)
+
+
+def table_read_seats(table_id: int) -> tuple[Table, list[Seat]]:
+    """The table row and its seats as they stand, with no lock: what a bot's
+    turn reads before it chooses its move without holding the table
+    (``games.services.bots``), checking them again under the lock after.
+
+    The same reads as ``table_lock_seats`` (the cached state's JSON always
+    included), in one round trip on PostgreSQL. ``NotFound`` when there is
+    no such table.
+    """
+    if table_id not in _BIGINT:
+        raise NotFound("not_found", f"Table {table_id} does not exist.")
+    pg = db.pg_connection()
+    if pg is not None:
+        table, rows = _read_postgresql(pg, table_id, lock=False)
+    else:
+        found = Table.objects.filter(pk=table_id).order_by().first()
+        if found is None:
+            raise NotFound("not_found", f"Table {table_id} does not exist.")
+        table, rows = found, _seat_rows(table_id, None)
+    return table, _seats(table, rows)[0]
+
+
+def _seat_rows(table_id: int, command_id: str | None) -> list[tuple[Any, ...]]:
+    with connection.cursor() as cursor:
+        cursor.execute(_SEATS_SQL, {"command_id": command_id, "table": table_id})
+        return cursor.fetchall()
+
+
+def _seats(
+    table: Table, rows: list[tuple[Any, ...]]
+) -> tuple[list[Seat], dict[int, DoneCommand]]:
+    """The seats of ``_SEATS_SQL``'s rows, and the commands they sent."""
+    table_id = table.pk
     seats = []
     done: dict[int, DoneCommand] = {}
     for pk, index, user_id, bot, replaced, away, timeouts, action, done_seq in rows:
@@ -154,7 +190,7 @@ def table_lock_seats(
         seats.append(seat)
         if done_seq is not None:
             done[index] = DoneCommand(json_value(action), done_seq)
-    return table, seats, done
+    return seats, done
 
 
 _SEAT_ATTNAMES = [f.attname for f in Seat._meta.concrete_fields]
@@ -188,6 +224,9 @@ _LOCK = db.Statement(
     ),
     ("table", "known_seq", "known_seed"),
 )
+_READ = db.Statement(
+    "cardroom_table_read", _LOCK.sql.removesuffix(" FOR UPDATE"), _LOCK.params
+)
 _SEATS = db.Statement("cardroom_table_seats", _SEATS_SQL, ("table", "command_id"))
 _LISTENING = db.Statement(
     "cardroom_table_listening",
@@ -197,26 +236,34 @@ _LISTENING = db.Statement(
 )
 
 
-def _lock_read_postgresql(
+def _read_postgresql(
     pg: Any,
     table_id: int,
-    command_id: str | None,
-    meanwhile: Callable[[], None] | None,
-    vouch: Vouch | None,
+    *,
+    lock: bool = True,
+    command_id: str | None = None,
+    meanwhile: Callable[[], None] | None = None,
+    vouch: Vouch | None = None,
 ) -> tuple[Table, list[tuple[Any, ...]]]:
     """Lock and read the table row, then its seats and listening audiences:
     one message of several statements with the transaction's ``BEGIN``, one
     round trip (``config.db``). Each statement after the lock takes its own
     snapshot once the lock is held, so it reads what the previous holder
-    committed (``table_lock_seats``)."""
-    known_seq, known_seed = state_known(table_id) or (-1, "")
+    committed (``table_lock_seats``). Without ``lock``, the row and its
+    seats only (``table_read_seats``)."""
+    # Unlocked, the state is always read: left in the database, it would be
+    # read on first access, possibly from a later move than the row's.
+    known_seq, known_seed = (lock and state_known(table_id)) or (-1, "")
     params = {
         "table": table_id,
         "known_seq": known_seq,
         "known_seed": known_seed,
         "command_id": command_id,
     }
-    if vouch is None:
+    listening: list[tuple[Any, ...]] = []
+    if not lock:
+        locked, rows = db.send(pg, (_READ, _SEATS), params)
+    elif vouch is None:
         locked, rows, listening = db.send(
             pg, (_LOCK, _SEATS, _LISTENING), params, meanwhile=meanwhile
         )
