@@ -45,19 +45,41 @@ _entries: OrderedDict[int, _Entry] = OrderedDict()
 _lock = threading.Lock()
 
 
+def history_known(table_id: int) -> int:
+    """How many of the table's events this process remembers (the caller
+    may read the ones after them itself: ``history_redacted(read=...)``)."""
+    with _lock:
+        entry = _entries.get(table_id)
+    return 0 if entry is None else len(entry.events)
+
+
 def history_redacted(
-    game: rules.Game[Any], table_id: int, seed_sha256: str, seq: int, seat: int
+    game: rules.Game[Any],
+    table_id: int,
+    seed_sha256: str,
+    seq: int,
+    seat: int,
+    *,
+    read: tuple[int, list[rules.Event]] | None = None,
 ) -> tuple[tuple[rules.Event, ...], tuple[rules.Event, ...]]:
     """The table's events 1 to ``seq``, and the same redacted for ``seat``
     (``game.redact``), loading and redacting only what this process has not
-    seen yet. The caller has seen the table at ``seq`` (its events exist)."""
+    seen yet. The caller has seen the table at ``seq`` (its events exist).
+
+    ``read``: ``(after, events)``, the table's events after seq ``after``
+    that the caller read already (in its own round trip); used when they
+    follow what is remembered, else the events are loaded here.
+    """
     with _lock:
         entry = _entries.get(table_id)
     if entry is None or entry.seed_sha256 != seed_sha256:
         entry = _Entry(seed_sha256, ())
     events = entry.events
     if len(events) < seq:
-        new = event_store.load_events(table_id, after=len(events), until=seq)
+        if read is not None and read[0] == len(events):
+            new = read[1][: seq - len(events)]
+        else:
+            new = event_store.load_events(table_id, after=len(events), until=seq)
         if len(new) != seq - len(events):  # not the events the seq says
             raise ValueError(f"table {table_id} has no events 1 to {seq}")
         events = (*events, *new)

@@ -27,7 +27,7 @@ from django.db import transaction
 import rules
 from accounts.services import bot_account_get
 from games.errors import NotFound
-from games.history_cache import history_redacted
+from games.history_cache import history_known, history_redacted
 from games.models import Table, TableStatus
 from games.services.actions import move_apply
 from games.services.followups import seat_bot_level
@@ -78,8 +78,9 @@ def bot_turn_play(*, table_id: int, seq: int) -> int | None:
     while choosing; the table row while applying (the move is dropped if the
     seq changed or the seat's person came back meanwhile).
     """
+    after = history_known(table_id)
     try:
-        table, seats = table_read_seats(table_id)
+        table, seats, events = table_read_seats(table_id, events_after=after)
     except NotFound:
         return None
     if table.status != TableStatus.PLAYING or table.seq != seq:
@@ -92,7 +93,7 @@ def bot_turn_play(*, table_id: int, seq: int) -> int | None:
         return None
     level = seat_bot_level(bot) or ""
     history, redacted = history_redacted(
-        game, table_id, table.seed_sha256, seq, bot.index
+        game, table_id, table.seed_sha256, seq, bot.index, read=(after, events)
     )
     action = bot_turn_choose(game, state, history, table, bot.index, level, redacted)
     with transaction.atomic():

@@ -16,8 +16,10 @@ from typing import Any, Protocol
 from django.db import DEFAULT_DB_ALIAS, connection
 from django.db.models.base import DEFERRED
 
+import rules
 from accounts.models import User
 from config import db
+from games import event_store
 from games.errors import Conflict, Forbidden, NotFound
 from games.models import Seat, Table, TableStatus
 from games.state_cache import state_known
@@ -122,7 +124,7 @@ def table_lock_seats(
     if table_id not in _BIGINT:  # no such id; PostgreSQL would refuse it
         raise NotFound("not_found", f"Table {table_id} does not exist.")
     if pg is not None:
-        table, rows = _read_postgresql(
+        table, rows, _ = _read_postgresql(
             pg, table_id, command_id=command_id, meanwhile=meanwhile, vouch=vouch
         )
     else:
@@ -133,26 +135,37 @@ def table_lock_seats(
     return table, *_seats(table, rows)
 
 
-def table_read_seats(table_id: int) -> tuple[Table, list[Seat]]:
-    """The table row and its seats as they stand, with no lock: what a bot's
-    turn reads before it chooses its move without holding the table
-    (``games.services.bots``), checking them again under the lock after.
+def table_read_seats(
+    table_id: int, *, events_after: int = 0
+) -> tuple[Table, list[Seat], list[rules.Event]]:
+    """The table row, its seats and its events after seq ``events_after`` as
+    they stand, with no lock: what a bot's turn reads before it chooses its
+    move without holding the table (``games.services.bots``), checking the
+    row again under the lock after.
 
     The same reads as ``table_lock_seats`` (the cached state's JSON always
-    included), in one round trip on PostgreSQL. ``NotFound`` when there is
-    no such table.
+    included), and the events, in one round trip on PostgreSQL. The events
+    are read after the row and may go past its seq. ``NotFound`` when there
+    is no such table.
     """
     if table_id not in _BIGINT:
         raise NotFound("not_found", f"Table {table_id} does not exist.")
     pg = db.pg_connection()
     if pg is not None:
-        table, rows = _read_postgresql(pg, table_id, lock=False)
+        table, rows, stored = _read_postgresql(
+            pg, table_id, lock=False, events_after=events_after
+        )
+        events = [
+            event_store.upcast(type_, version, json_value(payload))
+            for type_, version, payload in stored
+        ]
     else:
         found = Table.objects.filter(pk=table_id).order_by().first()
         if found is None:
             raise NotFound("not_found", f"Table {table_id} does not exist.")
         table, rows = found, _seat_rows(table_id, None)
-    return table, _seats(table, rows)[0]
+        events = event_store.load_events(table_id, after=events_after)
+    return table, _seats(table, rows)[0], events
 
 
 def _seat_rows(table_id: int, command_id: str | None) -> list[tuple[Any, ...]]:
@@ -228,6 +241,12 @@ _READ = db.Statement(
     "cardroom_table_read", _LOCK.sql.removesuffix(" FOR UPDATE"), _LOCK.params
 )
 _SEATS = db.Statement("cardroom_table_seats", _SEATS_SQL, ("table", "command_id"))
+_EVENTS = db.Statement(
+    "cardroom_table_events",
+    "SELECT type, version, payload FROM games_gameevent "
+    "WHERE table_id = %(table)s AND seq > %(after)s ORDER BY seq",
+    ("table", "after"),
+)
 _LISTENING = db.Statement(
     "cardroom_table_listening",
     "SELECT DISTINCT seat, process FROM games_seatconnection "
@@ -244,13 +263,16 @@ def _read_postgresql(
     command_id: str | None = None,
     meanwhile: Callable[[], None] | None = None,
     vouch: Vouch | None = None,
-) -> tuple[Table, list[tuple[Any, ...]]]:
+    events_after: int = 0,
+) -> tuple[Table, list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     """Lock and read the table row, then its seats and listening audiences:
     one message of several statements with the transaction's ``BEGIN``, one
     round trip (``config.db``). Each statement after the lock takes its own
     snapshot once the lock is held, so it reads what the previous holder
-    committed (``table_lock_seats``). Without ``lock``, the row and its
-    seats only (``table_read_seats``)."""
+    committed (``table_lock_seats``). Without ``lock``, the row, its seats
+    and its events after ``events_after`` (``table_read_seats``), each
+    statement with a snapshot of its own. Returns the table, the seats'
+    rows and the events' rows."""
     # Unlocked, the state is always read: left in the database, it would be
     # read on first access, possibly from a later move than the row's.
     known_seq, known_seed = (lock and state_known(table_id)) or (-1, "")
@@ -259,10 +281,12 @@ def _read_postgresql(
         "known_seq": known_seq,
         "known_seed": known_seed,
         "command_id": command_id,
+        "after": events_after,
     }
     listening: list[tuple[Any, ...]] = []
+    stored: list[tuple[Any, ...]] = []
     if not lock:
-        locked, rows = db.send(pg, (_READ, _SEATS), params)
+        locked, rows, stored = db.send(pg, (_READ, _SEATS, _EVENTS), params)
     elif vouch is None:
         locked, rows, listening = db.send(
             pg, (_LOCK, _SEATS, _LISTENING), params, meanwhile=meanwhile
@@ -289,7 +313,7 @@ def _read_postgresql(
     values[_OPTIONS] = DEFERRED
     table = Table.from_db(DEFAULT_DB_ALIAS, _TABLE_ATTNAMES, values)
     table.listening = heard
-    return table, rows
+    return table, rows, stored
 
 
 def table_share_lock(table_id: int) -> None:

@@ -56,18 +56,55 @@ def test_the_history_is_the_log_and_its_redaction() -> None:
     assert list(redacted) == [GAME.redact(e, 1) for e in events]
 
 
-def test_each_bot_turn_loads_only_the_events_after_the_last(
+def test_each_bot_turn_reads_only_the_events_after_the_last(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """Read with the table and its seats, in the same round trip on
+    PostgreSQL (``table_read_seats``), and nothing loaded besides."""
+    from django.db import connection
+
+    from games.services import bots as bot_services
+
     table = _bots_table()
+    reads: list[tuple[int, int, int]] = []  # events_after, the row's seq, read
+    read = bot_services.table_read_seats
+
+    def counted(table_id: int, *, events_after: int = 0) -> Any:
+        row, seats, events = read(table_id, events_after=events_after)
+        reads.append((events_after, row.seq, len(events)))
+        return row, seats, events
+
+    monkeypatch.setattr(bot_services, "table_read_seats", counted)
     loads = _loads(monkeypatch)
 
     played = bots_play(table, limit=12)
 
     assert played == 12
-    assert loads[0][0] == 0  # the first turn reads the log from the start
-    seqs = [until for _, until in loads]
-    assert [after for after, _ in loads[1:]] == seqs[:-1]  # then what is new
+    assert reads[0][0] == 0  # the first turn reads the log from the start
+    seqs = [seq for _, seq, _ in reads]
+    assert [after for after, _, _ in reads[1:]] == seqs[:-1]  # then what is new
+    assert all(count == seq - after for after, seq, count in reads)
+    if connection.vendor == "postgresql":
+        assert loads == []
+
+
+def test_events_read_elsewhere_are_used_only_where_they_follow(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table = _bots_table()
+    bots_play(table, limit=6)
+    table.refresh_from_db()
+    known = history_cache.history_known(table.pk)
+    assert 0 < known < table.seq  # up to where the last turn started
+    logged = event_store.load_events(table)
+    loads = _loads(monkeypatch)
+
+    # Events after another seq than what is remembered: loaded here instead.
+    events, _ = history_cache.history_redacted(
+        GAME, table.pk, table.seed_sha256, table.seq, 0, read=(known - 1, [])
+    )
+    assert list(events) == logged
+    assert loads == [(known, table.seq)]
 
 
 def test_another_match_on_the_same_id_is_not_answered_from_memory(

@@ -310,7 +310,9 @@ def test_a_remembered_state_stays_in_the_database(table: Table) -> None:
 def test_a_bots_unlocked_read_gives_the_row_its_state_and_seats(table: Table) -> None:
     """``table_read_seats`` (a bot's turn, before it chooses): the row with
     its cached state even when this process remembers it (read later, it
-    could come from a later move), the seats, no lock taken or waited for."""
+    could come from a later move), the seats, the events after a seq, no
+    lock taken or waited for."""
+    from games import event_store
     from games.errors import NotFound
     from games.services.locking import table_read_seats
     from games.state_cache import state_put
@@ -325,7 +327,7 @@ def test_a_bots_unlocked_read_gives_the_row_its_state_and_seats(table: Table) ->
                 "SELECT 1 FROM games_table WHERE id = %s FOR UPDATE", [table.pk]
             )
         started = time.monotonic()
-        read, seats = table_read_seats(table.pk)
+        read, seats, events = table_read_seats(table.pk)
         assert time.monotonic() - started < 1
     finally:
         holder.close()
@@ -336,6 +338,8 @@ def test_a_bots_unlocked_read_gives_the_row_its_state_and_seats(table: Table) ->
     assert [(s.index, s.user_id, s.table_id) for s in seats] == [
         (s.index, s.user_id, s.table_id) for s in table.seats.order_by("index")
     ]
+    assert events == event_store.load_events(table)
+    assert table_read_seats(table.pk, events_after=2)[2] == events[2:]
     for missing in (table.pk + 10_000, 2**63):
         with pytest.raises(NotFound):
             table_read_seats(missing)
