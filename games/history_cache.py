@@ -10,13 +10,17 @@ bot's thinking (docs/performance.md). The events up to a seq never change
 so far and their redactions for each seat asked for, and a later turn loads
 and redacts only the events after them.
 
+A bot's turn reads the events after the ones held here in the same round
+trip as its table and seats (``locking.table_read_seats``) and hands them
+over (``history_redacted(read=...)``).
+
 Keyed by the table's id and seed hash (each match deals from a secret seed
 of its own), so a reused id (a database emptied and filled again) is not
 answered from another match; the tests, which reuse seeds, empty it before
-each test. Bounded to
-``CAPACITY`` tables, the least recently used dropped first. The entries hold
-the events as stored, secrets included, like the state memo
-(``games.state_cache``): this process's memory only, never sent anywhere.
+each test. Bounded to ``CAPACITY`` tables, the least recently used dropped
+first. The entries hold the events as stored, secrets included, like the
+state memo (``games.state_cache``): this process's memory only, never sent
+anywhere.
 """
 
 from __future__ import annotations
