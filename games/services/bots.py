@@ -33,6 +33,7 @@ from games.services.actions import move_apply
 from games.services.followups import seat_bot_level
 from games.services.locking import table_lock_seats, table_read_seats
 from games.services.recording import state_load
+from games.state_cache import state_put
 from rules import bots
 
 logger = logging.getLogger(__name__)
@@ -87,6 +88,11 @@ def bot_turn_play(*, table_id: int, seq: int) -> int | None:
         return None
     game = rules.get_game(table.game)
     state = state_load(game, table)
+    if not transaction.get_connection().in_atomic_block:
+        # Read outside any transaction, the row is committed: remember its
+        # state, so the lock's read below leaves the JSON in the database
+        # and the move does not decode it again.
+        state_put(table.pk, table.seq, table.seed_sha256, state)
     to_act = game.to_act(state)
     bot = next((s for s in seats if s.index in to_act and seat_bot_level(s)), None)
     if bot is None:

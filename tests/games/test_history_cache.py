@@ -158,3 +158,32 @@ def test_a_turn_for_a_table_without_its_events_is_refused() -> None:
         history_cache.history_redacted(
             GAME, table.pk, table.seed_sha256, table.seq + 3, 0
         )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bot_turn_decodes_the_tables_state_once(
+    monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    """The state read before choosing (committed, outside a transaction) is
+    remembered, so the lock's read leaves it in the database."""
+    from games import state_cache
+
+    settings.BOT_MOVE_DELAY = 60  # the turns wait for the test (held)
+    table = _bots_table()
+    state_cache.clear()  # as in a worker that did not make the last move
+    decoded: list[int] = []
+    load_state = GAME.load_state
+
+    def counted(data: Any) -> Any:
+        decoded.append(1)
+        return load_state(data)
+
+    monkeypatch.setattr(GAME, "load_state", counted)
+
+    try:
+        assert bots_play(table, limit=1) == 1
+        assert len(decoded) == 1
+    finally:
+        from games import scheduler
+
+        scheduler.held.clear()
