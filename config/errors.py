@@ -71,16 +71,19 @@ BUSY_MESSAGE = (
 )
 
 
+def busy(exc: BaseException, where: str) -> bool:
+    """Whether ``exc`` is a database wait that ran out (``config.db.waited_out``),
+    to be answered ``BUSY_CODE``; if so, logged as the load it is, not a
+    fault: one line, and no SQL (whose literals may hold a seat's cards)."""
+    if not (isinstance(exc, DatabaseError) and db.waited_out(exc)):
+        return False
+    logger.warning("Busy: %s %s", type(exc.__cause__ or exc).__name__, where)
+    return True
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     """Render any exception raised in a DRF view as ``{"code", "message"}``."""
-    if isinstance(exc, DatabaseError) and db.waited_out(exc):
-        # Load, not a fault: one line, and no SQL (whose literals may hold a
-        # seat's cards).
-        logger.warning(
-            "Busy: %s in %s",
-            type(exc.__cause__ or exc).__name__,
-            type(context.get("view")).__name__,
-        )
+    if busy(exc, f"in {type(context.get('view')).__name__}"):
         set_rollback()
         return Response(
             error_body(BUSY_CODE, BUSY_MESSAGE),

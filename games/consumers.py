@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import logging
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import parse_qs
@@ -32,8 +31,7 @@ from django.db import DatabaseError
 from rest_framework import exceptions
 
 import rules
-from config import db
-from config.errors import BUSY_CODE, BUSY_MESSAGE, api_error_body
+from config.errors import BUSY_CODE, BUSY_MESSAGE, api_error_body, busy
 from games import frames, realtime, services
 from games.apis import ActionSubmitApi
 from games.errors import NotFound, TableError
@@ -47,9 +45,6 @@ CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_FEED_LOST = 4503
 
 NOT_AUTHENTICATED = exceptions.NotAuthenticated()
-
-logger = logging.getLogger(__name__)
-
 
 _executor: ThreadPoolExecutor | None = None
 
@@ -85,7 +80,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Run the consumer; if the channel layer fails under it (logged once
         per outage, not per socket), or the database stays busy past its
-        waits (``config.db.waited_out``: a table held by a stuck transaction
+        waits (``config.errors.busy``: a table held by a stuck transaction
         while the socket registers), close the socket with
         ``CLOSE_FEED_LOST`` so the client reconnects and resyncs."""
         try:
@@ -94,9 +89,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             realtime.layer_failed("a table socket's feed", exc)
             await self._feed_lost(send)
         except DatabaseError as exc:
-            if not db.waited_out(exc):
+            if not busy(exc, "on a socket"):
                 raise
-            logger.warning("Busy: %s on a socket", type(exc.__cause__ or exc).__name__)
             await self._feed_lost(send)
 
     async def _feed_lost(self, send: Any) -> None:
@@ -227,9 +221,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self._error(exc.code, str(exc), command_id)
             return
         except DatabaseError as exc:  # as REST answers it: 503 busy
-            if not db.waited_out(exc):
+            if not busy(exc, "on a socket"):
                 raise
-            logger.warning("Busy: %s on a socket", type(exc.__cause__ or exc).__name__)
             await self._error(BUSY_CODE, BUSY_MESSAGE, command_id)
             return
         # Our own move reaches us like everyone's: its frame is pushed to our

@@ -281,11 +281,11 @@ def _read_postgresql(
         "known_seq": known_seq,
         "known_seed": known_seed,
         "command_id": command_id,
-        "after": events_after,
     }
     listening: list[tuple[Any, ...]] = []
     stored: list[tuple[Any, ...]] = []
     if not lock:
+        params["after"] = events_after
         locked, rows, stored = db.send(pg, (_READ, _SEATS, _EVENTS), params)
     elif vouch is None:
         locked, rows, listening = db.send(
