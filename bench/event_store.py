@@ -233,7 +233,7 @@ class SqlFloor:
             "(table_id, seq, type, version, payload, seat, created_at) "
             "VALUES ($1, $2, 'alager.bench', 1, $3::jsonb, 0, now()) "
             "RETURNING 1) "
-            "UPDATE bench_floor_table SET seq = $2, state = $4::jsonb, "
+            "UPDATE bench_floor_table SET seq = $2, state = $4::text, "
             "updated_at = now() WHERE id = $1"
         )
         self.cursor = psycopg.ClientCursor(self.conn)

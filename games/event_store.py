@@ -176,7 +176,7 @@ WITH new_events AS (
     RETURNING 1
 )
 UPDATE games_table
-SET seq = %(seq)s, state = %(state)s::jsonb, status = %(status)s,
+SET seq = %(seq)s, state = %(state)s::text, status = %(status)s,
     outcome = %(outcome)s::jsonb, finished_at = %(finished_at)s,
     updated_at = %(now)s
 WHERE id = %(table)s

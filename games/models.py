@@ -13,6 +13,7 @@ from django.db import models
 
 import rules
 from accounts.models import BotLevel
+from games.fields import JSONTextField
 
 GAME_CHOICES = [(name, rules.get_game(name).title) for name in rules.GAMES]
 
@@ -49,7 +50,7 @@ class Table(models.Model):
         blank=True,
         help_text="Seconds a person has per move; empty for a casual table.",
     )
-    state = models.JSONField(null=True, blank=True, editable=False)
+    state = JSONTextField(null=True, blank=True, editable=False)
     seq = models.PositiveIntegerField(default=0, help_text="The last event's seq.")
     seed = models.CharField(max_length=128, blank=True, default="", editable=False)
     seed_sha256 = models.CharField(max_length=64, blank=True, default="")

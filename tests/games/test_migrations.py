@@ -2,6 +2,7 @@
 on the test database (PostgreSQL) and, in a process of its own, on the
 embedded default's SQLite."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -104,3 +105,45 @@ def test_the_tables_pages_leave_room_for_each_moves_new_row() -> None:
         executor = MigrationExecutor(connection)
         executor.migrate([latest])
     assert _fillfactor() == "fillfactor=70"
+
+
+def _state_column() -> tuple[str, list[object]]:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT data_type FROM information_schema.columns "
+            "WHERE table_name = 'games_table' AND column_name = 'state'"
+        )
+        (data_type,) = cursor.fetchone()
+        cursor.execute("SELECT state::text FROM games_table ORDER BY id")
+        return data_type, [json.loads(t) if t else t for (t,) in cursor.fetchall()]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(120)
+def test_the_cached_state_becomes_text_and_back_with_its_values() -> None:
+    """0007: the state column is ``text`` (``games.fields.JSONTextField``),
+    converted in place both ways with every value as it was, integers
+    beyond 64 bits included."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    from games.models import Table
+    from tests.accounts.factories import UserFactory
+
+    user = UserFactory()
+    states = [{"deck": [3, 1], "rng": 2**80, "hands": {"0": []}}, None]
+    for state in states:
+        Table.objects.create(game="alager", players=2, created_by=user, state=state)
+    assert _state_column() == ("text", states)
+    executor = MigrationExecutor(connection)
+    latest = next(n for n in executor.loader.graph.leaf_nodes() if n[0] == "games")
+    try:
+        executor.migrate([("games", "0006_table_fillfactor")])
+        assert _state_column() == ("jsonb", states)
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate([latest])
+    assert _state_column() == ("text", states)
+    assert [t.state for t in Table.objects.order_by("pk")] == states
