@@ -18,23 +18,8 @@ from django.db import models
 
 from accounts.models import BotLevel
 from games.models import GAME_CHOICES, Table
-
-
-class TournamentStatus(models.TextChoices):
-    DRAFT = "draft", "Draft"
-    REGISTRATION = "registration", "Registration open"
-    RUNNING = "running", "Running"
-    FINISHED = "finished", "Finished"
-
-
-class TournamentFormat(models.TextChoices):
-    SWISS = "swiss", "Swiss"
-    ROUND_ROBIN = "round_robin", "Round robin (2-player tables)"
-
-
-class FillPolicy(models.TextChoices):
-    BOTS = "bots", "Make the last table up with bots"
-    BYES = "byes", "Give byes to the players left over"
+from tournaments.choices import FillPolicy, TournamentFormat, TournamentStatus
+from tournaments.validation import tournament_validate
 
 
 class Tournament(models.Model):
@@ -118,8 +103,6 @@ class Tournament(models.Model):
 
     def clean(self) -> None:
         """Validate the set-up against the game's rules (admin forms call it)."""
-        from tournaments.services.setup import tournament_validate
-
         tournament_validate(tournament=self)
 
 
