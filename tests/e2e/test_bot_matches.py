@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.conftest import keep_screenshot
 from tests.e2e.flows import create_table, play_to_end, sign_up, wait_turn
@@ -65,4 +66,6 @@ def test_a_whole_match_against_bots_by_clicking(
     )
     assert summary["rated"] is False
     assert page.locator("#turn-text").text_content().startswith("Match over.")
-    assert page.locator("#fair code").text_content() == summary["seed"]
+    # The seed comes with the table's summary, which the page may fetch
+    # after the last move's frame has shown the result: wait for it.
+    expect(page.locator("#fair code")).to_have_text(summary["seed"])
