@@ -44,3 +44,31 @@ def test_its_text_can_still_be_searched() -> None:
     table = TableFactory(state=STATE)
 
     assert list(Table.objects.filter(state__icontains='"deck"')) == [table]
+
+
+def test_it_goes_through_dumpdata_and_loaddata_as_json() -> None:
+    from django.core import serializers
+
+    table = TableFactory(state=STATE)
+    dumped = serializers.serialize("json", Table.objects.filter(pk=table.pk))
+    assert '"state": {"deck": [3, 1, 2]' in dumped  # a JSON object, not a string
+    Table.objects.filter(pk=table.pk).update(state=None)
+    for obj in serializers.deserialize("json", dumped):
+        obj.save()
+
+    assert Table.objects.get(pk=table.pk).state == STATE
+
+
+def test_bulk_update_writes_the_text_too() -> None:
+    tables = [TableFactory(state=None), TableFactory(state=None)]
+    for n, table in enumerate(tables):
+        table.state = {"n": n, "big": 2**70}
+    Table.objects.bulk_update(tables, ["state"])
+
+    assert [
+        t.state
+        for t in Table.objects.filter(pk__in=[t.pk for t in tables]).order_by("pk")
+    ] == [
+        {"n": 0, "big": 2**70},
+        {"n": 1, "big": 2**70},
+    ]
