@@ -144,3 +144,27 @@ def another_session() -> Any:
         host=params["HOST"],
         port=params["PORT"],
     )
+
+
+def celery_pools_reset() -> None:
+    """Drop every broker pool this process's Celery app holds, closed or not.
+
+    A test that points the app at another broker (or key prefix) must reset
+    them so the next publish uses the current conf, and a test that talks to
+    the broker must not inherit a pool an earlier test closed. There are three
+    places a pool hides: the app's connection pool, its producer pool, and the
+    control mailbox's producer pool, which the mailbox caches once an
+    in-process worker has replied to a broadcast. Celery clears the same
+    three after a fork; ``kombu.pools.reset`` then closes and forgets the
+    shared ones.
+    """
+    from kombu import pools  # here: the pure rules tests import this module too
+
+    from config.celery import app
+
+    if app._pool is not None:
+        app._pool.force_close_all()
+        app._pool = None
+    app.amqp._producer_pool = None
+    app.control.mailbox.__dict__.pop("producer_pool", None)
+    pools.reset()

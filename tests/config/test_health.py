@@ -15,8 +15,9 @@ import pytest
 from django.test import override_settings
 from rest_framework.test import APIClient
 
+from config.celery import app as celery_app
 from config.health import celery_status
-from tests.helpers import REPO, clean_env, run_django_json
+from tests.helpers import REPO, celery_pools_reset, clean_env, run_django_json
 
 # A port nothing listens on: connections are refused at once.
 DEAD_REDIS = "redis://127.0.0.1:1/0"
@@ -126,6 +127,7 @@ def test_ok_when_a_worker_answers(
 ) -> None:
     status = "not checked"
     deadline = time.monotonic() + 45
+    celery_pools_reset()  # no pool an earlier test in this process closed
     with override_settings(CELERY_TASK_ALWAYS_EAGER=False):
         while time.monotonic() < deadline:
             assert celery_worker_process.poll() is None, "the worker exited"
@@ -135,6 +137,19 @@ def test_ok_when_a_worker_answers(
             time.sleep(0.5)
 
     assert status == "ok", caplog.text  # why the broker was unreachable
+
+
+def test_a_pools_reset_leaves_the_probe_no_closed_pool() -> None:
+    """The control mailbox caches its producer pool once an in-process worker
+    has replied to a broadcast; a reset that closed that pool but left the
+    cache made every later probe in the process report ``unreachable``."""
+    with override_settings(CELERY_TASK_ALWAYS_EAGER=False):
+        assert celery_status() in {"ok", "no workers"}
+        # Cached on the mailbox itself, as an in-process worker's reply does.
+        assert celery_app.control.mailbox.producer_pool is not None
+        celery_pools_reset()
+
+        assert celery_status() in {"ok", "no workers"}
 
 
 def test_ok_on_the_embedded_default(tmp_path: Path) -> None:

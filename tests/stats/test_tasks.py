@@ -13,7 +13,6 @@ from collections.abc import Iterator
 import pytest
 from celery.contrib.testing.worker import start_worker
 from django.conf import settings
-from kombu import pools
 
 import rules
 from accounts.models import User
@@ -22,6 +21,7 @@ from games import services
 from games.models import Table, TableStatus
 from stats.models import CountedTable, PlayerGameStat
 from stats.tasks import stats_record_table, stats_sweep
+from tests.helpers import celery_pools_reset
 
 
 @pytest.fixture
@@ -49,7 +49,7 @@ def celery_worker(transactional_db: None) -> Iterator[None]:
             "global_keyprefix": f"{name}:",
         },
     )
-    _pools_reset()
+    celery_pools_reset()
     try:
         with start_worker(
             app, pool="solo", perform_ping_check=False, loglevel="WARNING"
@@ -57,16 +57,7 @@ def celery_worker(transactional_db: None) -> Iterator[None]:
             yield
     finally:
         app.conf.update(saved)
-        _pools_reset()
-
-
-def _pools_reset() -> None:
-    """Drop the app's broker connections so the next task uses the current conf."""
-    if app._pool is not None:
-        app._pool.force_close_all()
-        app._pool = None
-    app.amqp._producer_pool = None
-    pools.reset()
+        celery_pools_reset()
 
 
 def _wait_counted(table_id: int, seconds: float = 20) -> CountedTable:
