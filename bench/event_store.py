@@ -52,7 +52,10 @@ direct call of the same run. Each twice: with a client that writes its
 requests to the socket by hand (``RawHttpClient``, the goal's figure: what
 the server costs, as a load generator would measure it) and with the
 standard library's ``http.client`` (labelled), which spends about half a
-millisecond of CPU a request on the same two cores.
+millisecond of CPU a request on the same two cores. The eight-client figure
+comes with how its connections fell across the server's processes: each
+uvicorn worker keeps the keep-alive connections it accepted, so a split such
+as 7+1 leaves one worker's Python the bottleneck while a core idles.
 
 Growth: median time per move of the match past seq 2,000 against a fresh
 match past seq 20, the two moved alternately.
@@ -84,6 +87,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -387,6 +391,9 @@ class HttpClient:
         self.match.next += 1
         return elapsed
 
+    def close(self) -> None:
+        self.conn.close()
+
 
 class RawHttpClient(HttpClient):
     """The same requests written to the socket by hand, reading only the
@@ -421,6 +428,9 @@ class RawHttpClient(HttpClient):
         if status != 200:
             raise RuntimeError(f"HTTP {status}: {answer[:300]!r}")
         return answer
+
+    def close(self) -> None:
+        self.sock.close()
 
     def _recv(self) -> bytes:
         chunk = self.sock.recv(65536)
@@ -530,14 +540,19 @@ def free_port() -> int:
 Job = Callable[[], Callable[[], int]]
 
 
-def in_processes(jobs: list[Job], cpu: dict[str, float] | None = None) -> float:
+def in_processes(
+    jobs: list[Job],
+    cpu: dict[str, float] | None = None,
+    ready_hook: Callable[[], None] | None = None,
+) -> float:
     """Run each job in its own forked process at once; operations per second.
 
     Each child sets up (connects, warms) before the clock starts, so the
     figure is steady-state throughput, as a long-running worker sees it, not
     connection set-up. ``cpu``, when given, receives the CPU seconds the
     clients (each measuring its own) and PostgreSQL (``CpuMeter``) spent
-    while the clock ran.
+    while the clock ran. ``ready_hook`` runs once every child has set up,
+    before the clock starts.
     """
     from django.db import connections
 
@@ -574,6 +589,8 @@ def in_processes(jobs: list[Job], cpu: dict[str, float] | None = None) -> float:
     except threading.BrokenBarrierError:
         results = [done.get(timeout=60)]
     else:
+        if ready_hook is not None:
+            ready_hook()
         meter = CpuMeter()
         go.wait()
         started = time.perf_counter()
@@ -802,12 +819,57 @@ class Server:
                     raise RuntimeError(f"{kind} did not start") from None
                 time.sleep(0.2)
 
+    def connections_per_worker(self) -> list[int]:
+        """How the clients' open connections fall across the server's
+        processes, most first: uvicorn's workers (each accepts connections
+        from the one listening socket, and a keep-alive connection stays
+        where it landed), or daphne's one process. Empty where ``/proc``
+        cannot tell (another OS)."""
+        try:
+            with open(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children") as kids:
+                children = [int(pid) for pid in kids.read().split()]
+            workers = [pid for pid in children if b"spawn_main" in _cmdline(pid)] or [
+                self.proc.pid
+            ]
+            established = _established_sockets(self.port)
+            counts = []
+            for pid in workers:
+                fds = Path(f"/proc/{pid}/fd")
+                links = {os.readlink(fd) for fd in fds.iterdir()}
+                counts.append(sum(f"socket:[{i}]" in links for i in established))
+        except OSError:
+            return []
+        return sorted(counts, reverse=True)
+
     def close(self) -> None:
         self.proc.terminate()
         try:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+
+
+def _split_note(server: Server, into: list[int]) -> None:
+    into.extend(server.connections_per_worker())
+
+
+def _cmdline(pid: int) -> bytes:
+    with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+        return cmdline.read()
+
+
+def _established_sockets(port: int) -> set[str]:
+    """The inodes of established TCP sockets whose local port is ``port``."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table) as rows:
+            next(rows)  # the header
+            for row in rows:
+                fields = row.split()
+                local, state, inode = fields[1], fields[3], fields[9]
+                if state == "01" and int(local.rsplit(":", 1)[1], 16) == port:
+                    inodes.add(inode)
+    return inodes
 
 
 # ------------------------------------------------------------ the run
@@ -1049,6 +1111,7 @@ def run(
                     for _ in range(n):
                         http1.append(client.play())
                         direct1.append(direct_one.play())
+                    client.close()
                     # Eight clients over HTTP right after eight direct ones,
                     # so that the ratio compares the same minute's machine.
                     tables = [
@@ -1060,8 +1123,11 @@ def run(
                         Match(args, f"{kind}8x{c}{suffix}", moves)
                         for c in range(CLIENTS)
                     ]
+                    # Where the eight connections landed, once all are open.
+                    split: list[int] = []
                     http8 = in_processes(
-                        [http_job(srv.port, t, n, client_class) for t in tables]
+                        [http_job(srv.port, t, n, client_class) for t in tables],
+                        ready_hook=partial(_split_note, srv, split),
                     )
                     key = f"http_{kind}{suffix}"
                     out[f"{key}_1_per_second"] = round(rate(http1), 1)
@@ -1077,6 +1143,7 @@ def run(
                     out[f"{key}_8_per_second"] = round(http8, 1)
                     out[f"{key}_8_direct_per_second"] = round(direct8, 1)
                     out[f"{key}_8_ratio"] = round(http8 / direct8, 3)
+                    out[f"{key}_8_connections"] = split
             finally:
                 srv.close()
 
@@ -1152,13 +1219,16 @@ def report(out: dict[str, Any]) -> None:
         for suffix, label in (("", "(goal >= 0.5)"), ("_httpclient", "http.client")):
             key = f"http_{kind}{suffix}"
             if f"{key}_1_per_second" in out:
+                split = "+".join(map(str, out.get(f"{key}_8_connections", [])))
                 print(
                     f"HTTP {kind}: 1 client {out[f'{key}_1_per_second']:,.0f}/s "
                     f"(median {out[f'{key}_1_ms_median']:.2f} ms, "
                     f"{out[f'{key}_1_ratio']:.2f} x direct); 8 clients "
                     f"{out[f'{key}_8_per_second']:,.0f}/s "
                     f"({out[f'{key}_8_ratio']:.2f} x direct, "
-                    f"{out[f'{key}_8_direct_per_second']:,.0f}/s just before) {label}"
+                    f"{out[f'{key}_8_direct_per_second']:,.0f}/s just before"
+                    + (f"; connections per process {split}" if split else "")
+                    + f") {label}"
                 )
     print(
         f"growth: median {out['ms_near_seq_20']:.2f} ms near seq 20, "
