@@ -1,5 +1,5 @@
-"""Helpers for tests that run the project in a separate process, or need a
-database session beside Django's.
+"""Helpers for tests that run the project in a separate process, need a
+database session beside Django's, or talk to the Celery broker from this one.
 
 Settings are read once per process, so checking another mode (local,
 production) or an unreachable service means starting a fresh interpreter with
