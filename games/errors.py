@@ -34,6 +34,13 @@ class NotFound(TableError):
     status = 404
 
 
+class TableNotFound(NotFound):
+    """No table has this id."""
+
+    def __init__(self, table_id: object) -> None:
+        super().__init__("not_found", f"Table {table_id} does not exist.")
+
+
 class Conflict(TableError):
     """Not now: the table's state forbids it (full, started, stale view)."""
 

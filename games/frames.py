@@ -24,7 +24,7 @@ from django.utils import timezone
 import rules
 from games import event_store
 from games.clock import turn_deadline
-from games.errors import NotFound
+from games.errors import TableNotFound
 from games.models import Seat, SeatConnection, Table, TableStatus
 from games.state_cache import state_get, state_put
 
@@ -89,7 +89,7 @@ def _row(table_id: int, user_id: int | None, after: int | None) -> _Row:
             )
             found = cursor.fetchone()
         if found is None:
-            raise NotFound("not_found", f"Table {table_id} does not exist.")
+            raise TableNotFound(table_id)
         seq, status, game, sha, time_control, updated_at, seat, raw = found
         events = None
         if raw is not None:
@@ -101,7 +101,7 @@ def _row(table_id: int, user_id: int | None, after: int | None) -> _Row:
         return _Row(seq, status, game, sha, time_control, updated_at, seat, events)
     table = Table.objects.filter(pk=table_id).defer("state").first()
     if table is None:
-        raise NotFound("not_found", f"Table {table_id} does not exist.")
+        raise TableNotFound(table_id)
     seat = None
     if user_id is not None:
         seat = (

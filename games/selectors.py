@@ -16,7 +16,7 @@ import rules
 from accounts.models import User
 from games import event_store
 from games.clock import turn_deadline
-from games.errors import Conflict, NotFound
+from games.errors import Conflict, TableNotFound
 from games.models import Seat, Table, TableStatus
 
 REVEALED = (TableStatus.FINISHED,)
@@ -53,7 +53,7 @@ def table_get(*, table_id: int) -> Table:
         .first()
     )
     if table is None:
-        raise NotFound("not_found", f"Table {table_id} does not exist.")
+        raise TableNotFound(table_id)
     return table
 
 

@@ -20,7 +20,7 @@ import rules
 from accounts.models import User
 from config import db
 from games import event_store
-from games.errors import Conflict, Forbidden, NotFound
+from games.errors import Conflict, Forbidden, TableNotFound
 from games.models import Seat, Table, TableStatus
 from games.state_cache import state_known
 from games.state_codec import json_value
@@ -31,7 +31,7 @@ def table_lock(table_id: int) -> Table:
     try:
         return Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
-        raise NotFound("not_found", f"Table {table_id} does not exist.") from None
+        raise TableNotFound(table_id) from None
 
 
 #: The ids a table can have (a bigint): the ORM answers a lookup outside them
@@ -122,7 +122,7 @@ def table_lock_seats(
     if vouch is not None and (pg is None or table_id not in _BIGINT):
         vouch.confirm()  # no message of the lock's to carry it
     if table_id not in _BIGINT:  # no such id; PostgreSQL would refuse it
-        raise NotFound("not_found", f"Table {table_id} does not exist.")
+        raise TableNotFound(table_id)
     if pg is not None:
         table, rows, _ = _read_postgresql(
             pg, table_id, command_id=command_id, meanwhile=meanwhile, vouch=vouch
@@ -149,7 +149,7 @@ def table_read_seats(
     is no such table.
     """
     if table_id not in _BIGINT:
-        raise NotFound("not_found", f"Table {table_id} does not exist.")
+        raise TableNotFound(table_id)
     pg = db.pg_connection()
     if pg is not None:
         table, rows, stored = _read_postgresql(
@@ -162,7 +162,7 @@ def table_read_seats(
     else:
         found = Table.objects.filter(pk=table_id).order_by().first()
         if found is None:
-            raise NotFound("not_found", f"Table {table_id} does not exist.")
+            raise TableNotFound(table_id)
         table, rows = found, _seat_rows(table_id, None)
         events = event_store.load_events(table_id, after=events_after)
     return table, _seats(table, rows)[0], events
@@ -300,7 +300,7 @@ def _read_postgresql(
         )
         vouch.check(vouched)
     if not locked:
-        raise NotFound("not_found", f"Table {table_id} does not exist.")
+        raise TableNotFound(table_id)
     row = locked[0]
     heard = frozenset((seat, process) for seat, process in listening)
     # Django reads JSON columns as text and parses them itself; so do we.
