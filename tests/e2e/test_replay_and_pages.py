@@ -74,7 +74,12 @@ def test_profile_after_a_few_matches(player: Any) -> None:
     ] == [True, True]
     if _api_exists(f"/api/stats/players/{name}/"):
         page.wait_for_selector("#ratings")
-        assert page.locator(".rating-history svg.chart").count() >= 1
+        # Each game's history is fetched after the ratings table is drawn and
+        # lands in its panel when it arrives: wait for it, do not count at once.
+        history = page.locator(".rating-history")
+        assert history.count() >= 1
+        history.first.locator("svg.chart, .empty").wait_for()
+        assert history.first.locator("svg.chart").count() == 1
     else:
         assert page.get_by_text(
             f"{name} has no statistics yet: they appear after the first finished match."
