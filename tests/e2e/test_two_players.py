@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.flows import MOVES, create_table, move_done, seq, sign_up
 
@@ -45,9 +46,30 @@ def _play_out(ada: Any, bo: Any, game: str, limit: int = 400) -> None:
     raise AssertionError("the match did not end")
 
 
+def _on_the_socket(person: Any) -> int:
+    """Wait until the page plays over its WebSocket; how many requests it had
+    made by then (REST polling is only the fallback, and would pass every
+    other check here)."""
+    expect(person.page.locator("#conn")).to_have_text("live")
+    return len(person.requests)
+
+
+def _left_the_socket(person: Any, since: int) -> list[str]:
+    """The requests a page on its socket should never make: a move over REST,
+    or a poll of the log."""
+    return [
+        url
+        for url in person.requests[since:]
+        if "/actions/" in url or "/events/" in url
+    ]
+
+
 @pytest.mark.timeout(180)
-def test_alkort_between_two_people_shows_each_only_its_own_hand(player: Any) -> None:
+def test_alkort_between_two_people_live_on_the_socket_each_seeing_only_its_own_hand(
+    player: Any,
+) -> None:
     ada, bo, table_id = _open_table(player, "alkort", {"target": 1})
+    live = {p.username: _on_the_socket(p) for p in (ada, bo)}
     views = {p.username: _me(p, table_id)["view"] for p in (ada, bo)}
 
     for person, other in ((ada, bo), (bo, ada)):
@@ -75,6 +97,9 @@ def test_alkort_between_two_people_shows_each_only_its_own_hand(player: Any) -> 
     _play_out(ada, bo, "alkort")
     for person in (ada, bo):
         person.page.locator("dialog#result").wait_for(state="visible")
+        # Every move went out, and every other seat's move came in, as frames.
+        assert _left_the_socket(person, live[person.username]) == []
+        assert person.page.locator("#conn").text_content() == "live"
 
 
 @pytest.mark.timeout(180)
