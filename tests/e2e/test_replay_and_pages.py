@@ -80,6 +80,33 @@ def test_profile_after_a_few_matches(player: Any) -> None:
         assert history.count() >= 1
         history.first.locator("svg.chart, .empty").wait_for()
         assert history.first.locator("svg.chart").count() == 1
+        # The figures of the one game played, headline figures as tiles.
+        figures = page.locator(".game-figures")
+        assert figures.evaluate_all("nodes => nodes.map(n => n.dataset.game)") == [
+            "alkort"
+        ]
+        assert figures.locator("[data-figure=matches] .stat").text_content() == "2"
+        assert (
+            figures.locator("[data-figure=win_rate] .stat").text_content().endswith("%")
+        )
+        assert figures.locator("dt", has_text="Tricks won").count() == 1
+        # How far counting has got is a line, not a chart of its own.
+        assert page.locator("#counted").text_content().startswith("Counted from ")
+        assert page.get_by_text("Computed through").count() == 0
+
+        # The house bot's page lists the tables it sat at too.
+        page.goto("/players/bot-random/")
+        page.locator("#recent-tables li").first.wait_for()
+        listed = " ".join(page.locator("#recent-tables li").all_text_contents())
+        assert all(f"#{i} " in listed for i in ids), listed
+
+        page.goto("/games/alkort/")
+        opener = page.locator("#first-player tbody tr", has_text="50%")
+        opener.first.wait_for()
+        assert opener.first.locator("th").text_content() == "2"
+        length = page.locator("[data-figure=average_minutes] .stat").text_content()
+        assert length.endswith((" s", " min")), length
+        assert page.locator("section svg.chart").count() == 1
     else:
         assert page.get_by_text(
             f"{name} has no statistics yet: they appear after the first finished match."
@@ -130,8 +157,13 @@ def test_rating_chart_module_draws_history_and_band(player: Any) -> None:
           const points = [20, 22.5, 21, 24].map((y, i) => ({ y, low: y - 2, high: y + 3, label: `match ${i + 1}` }));
           const line = lineChart(points, { title: 'alkort rating history' });
           const bars = barChart([{ label: 'wins', value: 3 }, { label: 'losses', value: 1 }], { title: 'results' });
-          document.body.append(line, bars);
+          const one = lineChart([{ y: 5, low: 5, high: 10, axis: 'first match' }], { title: 'one match' });
+          document.body.append(line, bars, one);
           return {
+            one: {
+              bar: one.querySelectorAll('rect.band').length,
+              axis: [...one.querySelectorAll('text')].map(t => t.textContent).filter(t => t === 'first match').length,
+            },
             label: line.getAttribute('aria-label'),
             dots: line.querySelectorAll('circle').length,
             vertices: line.querySelector('polyline').getAttribute('points').split(' ').length,
@@ -142,6 +174,8 @@ def test_rating_chart_module_draws_history_and_band(player: Any) -> None:
         }"""
     )
 
+    # One rated match: its band is a bar, and the axis names it once.
+    assert drawn["one"] == {"bar": 1, "axis": 1}
     assert drawn["label"] == "alkort rating history"
     assert drawn["dots"] == 4
     assert drawn["vertices"] == 4

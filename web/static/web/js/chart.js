@@ -33,7 +33,11 @@ export function lineChart(points, { title = "chart", width = 640, height = 220, 
     const v = lo + ((hi - lo) * k) / 4;
     root.append(svg("text", { x: left - 6, y: y(v) + 4, "text-anchor": "end" }, v.toFixed(1)));
   }
-  if (points.some((p) => p.low !== undefined)) {
+  if (points.length === 1 && points[0].low !== undefined) {
+    // One point: its band is a bar from low to high.
+    const [p] = points;
+    root.append(svg("rect", { x: x(0) - 6, y: y(p.high), width: 12, height: Math.max(1, y(p.low) - y(p.high)), class: "band" }));
+  } else if (points.some((p) => p.low !== undefined)) {
     const upper = points.map((p, i) => `${x(i)},${y(p.high)}`);
     const lower = points.map((p, i) => `${x(i)},${y(p.low)}`).reverse();
     root.append(svg("polygon", { points: [...upper, ...lower].join(" "), class: "band" }));
@@ -44,8 +48,12 @@ export function lineChart(points, { title = "chart", width = 640, height = 220, 
     dot.append(svg("title", {}, p.label || p.y.toFixed(2)));
     root.append(dot);
   });
-  root.append(svg("text", { x: left, y: height - 6 }, points[0].axis || "first"));
-  root.append(svg("text", { x: width - right, y: height - 6, "text-anchor": "end" }, points[points.length - 1].axis || "latest"));
+  if (points.length === 1) {
+    root.append(svg("text", { x: x(0), y: height - 6, "text-anchor": "middle" }, points[0].axis || "first"));
+  } else {
+    root.append(svg("text", { x: left, y: height - 6 }, points[0].axis || "first"));
+    root.append(svg("text", { x: width - right, y: height - 6, "text-anchor": "end" }, points[points.length - 1].axis || "latest"));
+  }
   if (yLabel) root.append(svg("text", { x: left + 6, y: top + 10 }, yLabel));
   return root;
 }

@@ -1,6 +1,8 @@
 // Player profiles, leaderboards and per-game statistics, read from the stats
-// API (/api/stats/…, docs/api.md). A 404 from an API that is not there yet
-// (or a player with no rated match) shows a friendly empty state.
+// API (/api/stats/…, docs/stats.md): ratings with their history charted, each
+// game's figures as tiles and lists, the opener's results beside their fair
+// share. A 404 (an unknown player, or a server without the stats API) shows a
+// friendly empty state.
 import { api, el, games, timeAgo } from "./api.js";
 import { barChart, lineChart } from "./chart.js";
 
@@ -34,20 +36,119 @@ function titleOf(key) {
   return key.replaceAll("_", " ").replace(/^./, (c) => c.toUpperCase());
 }
 
-// Numbers become tiles, {key: number} maps become bar charts, the rest is skipped.
-function genericStats(data, skip = []) {
-  const tiles = [];
-  const charts = [];
-  for (const [key, value] of Object.entries(data || {})) {
-    if (skip.includes(key)) continue;
-    if (typeof value === "number") {
-      tiles.push(el("div", { class: "panel compact" }, el("div", { class: "muted" }, titleOf(key)), el("div", { class: "stat" }, fmt(value))));
-    } else if (value && typeof value === "object" && !Array.isArray(value)) {
-      const bars = Object.entries(value).filter(([, v]) => typeof v === "number").map(([label, v]) => ({ label: titleOf(label), value: v }));
-      if (bars.length) charts.push(el("section", { class: "panel" }, el("h2", {}, titleOf(key)), barChart(bars, { title: titleOf(key) })));
-    }
+// What each figure of the stats API (docs/stats.md, "What is counted") is
+// called on a page. A figure not named here is shown under its key.
+const LABELS = {
+  matches: "Matches", wins: "Wins", win_rate: "Win rate", average_place: "Average place",
+  average_moves: "Moves a match", average_minutes: "Length of a match",
+  deals: "Deals", knocks: "Konec called", knocks_lowest: "Konec with the lowest hand",
+  knocker_lowest_rate: "Share of Konec with the lowest hand",
+  average_showdown_value: "Average hand at a showdown", showdowns: "Showdowns",
+  alager: "Alager announced", hori: "Hoří announced",
+  tricks: "Tricks won", tricks_per_deal: "Tricks a deal", muk: "Deals won by múkur",
+  strokes: "Deals won by a stroke", simple: "Simple wins", deal_points: "Deal points",
+  stock_exchanges: "Stock exchanges", sevens_led: "Sevens led",
+  rounds: "Rounds", average_round_score: "Average round score", times_doubled: "Rounds doubled",
+  doubled: "Rounds doubled", triples_removed: "Triples removed", triples: "Triples removed",
+  triple_cards: "Cards in triples", knocks_made: "Knocks", knocks_granted: "Knocks granted",
+  first_player: "Matches opened", first_player_wins: "Won after opening",
+  moves: "Moves", rated_matches: "Rated matches", timeouts: "Timeouts",
+};
+// Over a whole game, a trick is just a trick.
+const TOTAL_LABELS = { tricks: "Tricks", knocks: "Konec calls" };
+
+// Figures in the order LABELS names them (each game's own first), the rest after.
+const ORDER = Object.keys(LABELS);
+function ordered(entries) {
+  const rank = (key) => (ORDER.includes(key) ? ORDER.indexOf(key) : ORDER.length);
+  return [...entries].sort(([a], [b]) => rank(a) - rank(b));
+}
+// A match's final score means something else in each game.
+const SCORE = { alager: "Average penalty points", alkort: "Average side points", allegra: "Average points" };
+
+function labelOf(key, game) {
+  if (key === "average_score") return SCORE[game] || "Average score";
+  return LABELS[key] || titleOf(key);
+}
+
+function percent(value) {
+  return `${Math.round(value * 100)}%`;
+}
+
+function duration(minutes) {
+  const seconds = Math.round(minutes * 60);
+  if (seconds < 90) return `${seconds} s`;
+  if (minutes < 90) return `${Math.round(minutes)} min`;
+  return `${Math.floor(minutes / 60)} h ${Math.round(minutes % 60)} min`;
+}
+
+// A figure as text: rates as percentages, a match's length as a duration,
+// "—" for an average with nothing to average yet.
+function show(key, value) {
+  if (value === null || value === undefined) return "—";
+  if (key.endsWith("_rate")) return percent(value);
+  if (key === "average_minutes") return duration(value);
+  return fmt(value);
+}
+
+// One figure as a tile; a rate gets a bar of its share.
+function tile(key, value, game) {
+  return el("div", { class: "panel compact tile", dataset: { figure: key } },
+    el("div", { class: "muted" }, labelOf(key, game)),
+    el("div", { class: "stat" }, show(key, value)),
+    key.endsWith("_rate") && value !== null ? el("div", { class: "meter" }, el("span", { style: `width:${percent(value)}` })) : null);
+}
+
+// The rest of a game's figures, label and value side by side.
+function figureList(entries, game) {
+  return el("dl", { class: "figures" }, entries.map(([key, value]) =>
+    el("div", { dataset: { figure: key } }, el("dt", {}, labelOf(key, game)), el("dd", {}, show(key, value)))));
+}
+
+// How far the counting has got (every stats answer carries it): a line
+// under the figures, not a figure of its own.
+function countedNote(through) {
+  if (!through) return null;
+  const parts = [];
+  if (through.tables) {
+    const latest = through.finished_at ? `, the latest finished ${timeAgo(through.finished_at)}` : "";
+    parts.push(`Counted from ${through.tables} finished table${through.tables === 1 ? "" : "s"}${latest}.`);
   }
-  return [tiles.length ? el("div", { class: "stats-grid" }, tiles) : null, ...charts];
+  if (through.pending) parts.push(`${through.pending} more still being counted.`);
+  return parts.length ? el("p", { class: "hint", id: "counted" }, parts.join(" ")) : null;
+}
+
+const HEADLINE = ["matches", "wins", "win_rate", "average_place", "average_score"];
+
+// A player's figures in each game they have finished a match of.
+function playerGames(stats, catalogue) {
+  const played = Object.entries(stats.games || {}).filter(([, figures]) => figures && figures.matches > 0);
+  if (!played.length) {
+    return [el("section", { class: "panel" }, el("h2", {}, "Statistics"), emptyState("No finished matches yet."))];
+  }
+  return played.map(([game, figures]) => el("section", { class: "panel game-figures", dataset: { game } },
+    el("h2", {}, `${(catalogue[game] || { title: game }).title} statistics`),
+    el("div", { class: "stats-grid" }, HEADLINE.filter((key) => key in figures).map((key) => tile(key, figures[key], game))),
+    figureList(ordered(Object.entries(figures).filter(([key]) => !HEADLINE.includes(key))), game)));
+}
+
+// The first player's results beside their fair share, per table size.
+function firstPlayerTable(byPlayers) {
+  const rows = Object.entries(byPlayers || {}).filter(([, row]) => row && row.matches > 0)
+    .sort(([a], [b]) => Number(a) - Number(b));
+  if (!rows.length) return null;
+  return el("section", { class: "panel" }, el("h2", {}, "Does opening help?"),
+    el("p", { class: "hint" }, "How often the player who opens the match wins it, against the share each player would win if opening made no difference (the mark)."),
+    el("table", { class: "scores", id: "first-player" },
+      el("thead", {}, el("tr", {}, ["Players", "Matches", "Opener won", "", "Fair share", "Opener's average place"].map((h) => el("th", {}, h)))),
+      el("tbody", {}, rows.map(([players, row]) => el("tr", {},
+        el("th", {}, players), el("td", {}, fmt(row.matches)),
+        el("td", {}, show("first_player_win_rate", row.first_player_win_rate)),
+        el("td", { class: "meter-cell" }, el("div", { class: "meter" },
+          el("span", { style: `width:${percent(row.first_player_win_rate || 0)}` }),
+          el("i", { class: "mark", style: `left:${percent(row.fair_share)}`, title: `fair share ${percent(row.fair_share)}` }))),
+        el("td", {}, percent(row.fair_share)),
+        el("td", {}, show("first_player_average_place", row.first_player_average_place)))))));
 }
 
 async function historyChart(username, game) {
@@ -91,24 +192,17 @@ async function profile() {
       parts.push(box);
       historyChart(username, game).then((node) => box.append(node)).catch((err) => box.append(emptyState(err.message)));
     }
-    const recent = results(stats.recent || stats.recent_matches || stats.recent_tables || []);
-    if (recent.length) {
-      parts.push(el("section", { class: "panel" }, el("h2", {}, "Recent matches"),
-        el("ul", { class: "tables" }, recent.map((m) => el("li", { class: "table-row" },
-          el("span", {}, `${(catalogue[m.game] || { title: m.game || "" }).title} #${m.table ?? m.id}`,
-            m.place ? ` · place ${m.place}` : "", m.finished_at ? ` · ${timeAgo(m.finished_at)}` : ""),
-          el("a", { href: `/tables/${m.table ?? m.id}/replay/` }, "replay"))))));
-    }
-    parts.push(...genericStats(stats, ["ratings", "recent", "recent_matches", "recent_tables", "id"]));
+    parts.push(...playerGames(stats, catalogue));
   }
   parts.push(await recentTables(username, catalogue));
+  if (stats) parts.push(countedNote(stats.computed_through));
   main.replaceChildren(...parts.filter(Boolean));
 }
 
 async function recentTables(username, catalogue) {
-  // Finished tables this player sat at, from the tables API.
+  // Finished tables this player (or house bot) sat at, from the tables API.
   const page = await maybe("/api/tables/?status=finished&page_size=100");
-  const mine = results(page).filter((t) => t.seats.some((s) => s.username === username && !s.is_bot)).slice(0, 10);
+  const mine = results(page).filter((t) => t.seats.some((s) => s.username === username)).slice(0, 10);
   return el("section", { class: "panel", id: "recent-tables" }, el("h2", {}, "Latest finished tables"),
     mine.length
       ? el("ul", { class: "tables" }, mine.map((t) => {
@@ -146,9 +240,21 @@ async function gameStats() {
     main.replaceChildren(el("section", { class: "panel" }, emptyState("No statistics yet: they appear once matches of this game have finished.")));
     return;
   }
-  const parts = genericStats(data, ["game", "name"]);
-  main.replaceChildren(...parts.filter(Boolean));
-  if (!main.children.length) main.append(emptyState("No statistics yet."));
+  if (!data.matches) {
+    main.replaceChildren(el("section", { class: "panel" }, emptyState("No finished matches yet.")), countedNote(data.computed_through) || "");
+    return;
+  }
+  const headline = ["matches", "rated_matches", "average_moves", "average_minutes", "timeouts"];
+  const totals = Object.entries(data.totals || {}).filter(([, value]) => typeof value === "number");
+  main.replaceChildren(...[
+    el("div", { class: "stats-grid" }, headline.filter((key) => key in data).map((key) => tile(key, data[key], game))),
+    firstPlayerTable(data.first_player),
+    totals.length
+      ? el("section", { class: "panel" }, el("h2", {}, "Over every match"),
+        barChart(ordered(totals).map(([key, value]) => ({ label: TOTAL_LABELS[key] || labelOf(key, game), value })), { title: `${data.title || game}: totals over every match` }))
+      : null,
+    countedNote(data.computed_through),
+  ].filter(Boolean));
 }
 
 const run = { player: profile, leaderboard, "game-stats": gameStats }[page];
