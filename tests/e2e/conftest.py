@@ -19,7 +19,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -96,8 +96,8 @@ def _admin_sql(statement: str) -> None:
 
 
 @pytest.fixture(scope="session")
-def live_url() -> Iterator[str]:
-    """The base URL of a live daphne + Celery worker on a database of their own.
+def live_env() -> Iterator[dict[str, str]]:
+    """The environment of the live server's processes, on a database of their own.
 
     The database is named after the checkout and the xdist worker (like the
     other test databases) and migrated by the real ``migrate`` command; what
@@ -123,6 +123,36 @@ def live_url() -> Iterator[str]:
             env=env,
             check=True,
         )
+    try:
+        yield env
+    finally:
+        _admin_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def live_manage(live_env: dict[str, str]) -> Callable[[str], str]:
+    """Run Python in ``manage.py shell`` on the live server's database, as an
+    organiser's admin work would leave it (what the page under test shows);
+    returns what it printed."""
+
+    def run(code: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "manage.py", "shell", "--verbosity", "0", "-c", code],
+            cwd=ROOT,
+            env=live_env,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        return done.stdout
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def live_url(live_env: dict[str, str]) -> Iterator[str]:
+    """The base URL of a live daphne + Celery worker on ``live_env``'s database."""
+    env = live_env
     logs = OUTPUT / f"logs-{settings.TEST_WORKER}"
     logs.mkdir(parents=True, exist_ok=True)
     port = _free_port()
@@ -172,7 +202,6 @@ def live_url() -> Iterator[str]:
         finally:
             _stop(server)
             _stop(worker)
-            _admin_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 # Module scope: Playwright's sync API keeps an event loop running in this

@@ -1,10 +1,14 @@
-// Tournaments: the list, and one tournament's standings and rounds with links
-// to their tables (/api/tournaments/…). Until that API exists on a server the
-// page says so instead of failing.
+// Tournaments: the list, and one tournament's entries, standings and rounds
+// with links to their tables (/api/tournaments/…, docs/tournaments.md,
+// "Players' API"). A person registers or withdraws here while registration
+// is open; organisers run everything else from the admin.
 import { api, currentUser, el, games, showError } from "./api.js";
 
 const root = document.getElementById("tournaments-root");
 const id = root.dataset.tournament;
+
+const STATUS = { registration: "Registration open", running: "Running", finished: "Finished" };
+const FORMAT = { swiss: "Swiss", round_robin: "Round robin" };
 
 function results(data) {
   if (Array.isArray(data)) return data;
@@ -16,8 +20,34 @@ function empty(text) {
   return el("p", { class: "empty" }, text);
 }
 
-function when(value) {
-  return value ? new Date(value).toLocaleString() : "";
+function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+function number(value) {
+  return Number.isInteger(value) ? String(value) : value.toFixed(1);
+}
+
+function ordinal(place) {
+  const tens = place % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[place % 10] || "th");
+  return `${place}${suffix}`;
+}
+
+// "Alkort · Swiss · 3 rounds · 2-player tables · rated", from the set-up.
+function setUp(t, catalogue) {
+  return [
+    (catalogue[t.game] || { title: t.game }).title,
+    FORMAT[t.format] || t.format,
+    t.round_count ? plural(t.round_count, "round") : null,
+    t.table_size ? `${t.table_size}-player tables` : null,
+    t.rated ? "rated" : null,
+    t.team_event ? "teams" : null,
+  ].filter(Boolean).join(" · ");
+}
+
+function statusTag(status) {
+  return el("span", { class: `tag status-${status}` }, STATUS[status] || status);
 }
 
 async function list() {
@@ -38,35 +68,64 @@ async function list() {
     return;
   }
   root.replaceChildren(el("section", { class: "panel" }, el("ul", { class: "tables", id: "tournament-list" }, rows.map((t) => el("li", { class: "table-row" },
-    el("div", {}, el("a", { href: `/tournaments/${t.id}/` }, el("strong", {}, t.name || `Tournament ${t.id}`)),
-      el("div", { class: "muted" }, [(catalogue[t.game] || { title: t.game }).title, t.status, t.format, when(t.starts_at || t.start_at)].filter(Boolean).join(" · "))),
-    el("span", { class: "muted" }, t.entries !== undefined ? `${Array.isArray(t.entries) ? t.entries.length : t.entries} players` : ""))))));
+    el("div", {},
+      el("a", { href: `/tournaments/${t.id}/` }, el("strong", {}, t.name)), statusTag(t.status),
+      el("div", { class: "muted" }, setUp(t, catalogue))),
+    el("span", { class: "muted" }, t.entries_count === null || t.entries_count === undefined ? "" : plural(t.entries_count, "player")))))));
 }
 
-function standingsTable(standings) {
-  if (!standings.length) return empty("No standings yet.");
-  const extra = Object.keys(standings[0]).filter((k) => !["username", "rank", "place", "user", "player"].includes(k) && typeof standings[0][k] !== "object");
-  return el("table", { class: "scores", id: "standings" },
-    el("thead", {}, el("tr", {}, ["#", "Player", ...extra.map((k) => k.replaceAll("_", " "))].map((h) => el("th", {}, h)))),
-    el("tbody", {}, standings.map((row, i) => {
-      const name = row.username || row.player || row.user;
-      return el("tr", {},
-        el("td", {}, String(row.rank ?? row.place ?? i + 1)),
-        el("th", {}, name ? el("a", { href: `/players/${encodeURIComponent(name)}/` }, name) : "—"),
-        ...extra.map((k) => el("td", {}, String(row[k] ?? ""))));
-    })));
+function playerLink(name) {
+  return el("a", { href: `/players/${encodeURIComponent(name)}/` }, name);
 }
 
-function roundsList(rounds) {
-  if (!rounds.length) return empty("No rounds yet.");
-  return el("ol", { class: "rounds", id: "rounds" }, rounds.map((round, i) => el("li", {},
-    el("strong", {}, `Round ${round.number ?? i + 1}`), round.status ? el("span", { class: "muted" }, ` · ${round.status}`) : null,
-    el("ul", {}, results(round.tables || []).map((table) => {
-      const tid = typeof table === "object" ? (table.id ?? table.table) : table;
-      const who = typeof table === "object" && table.seats ? table.seats.map((s) => s.username || "—").join(" · ") : "";
-      return el("li", {}, el("a", { href: `/tables/${tid}/` }, `Table #${tid}`), who ? ` ${who}` : "",
-        typeof table === "object" && table.status ? el("span", { class: "muted" }, ` (${table.status})`) : null);
-    })))));
+function entriesPanel(t) {
+  const entries = results(t.entries || []).filter((e) => !e.withdrawn);
+  return el("section", { class: "panel" }, el("h2", {}, `Registered (${entries.length})`),
+    entries.length
+      ? el("ol", { class: "entries", id: "entries" }, entries.map((e) => el("li", {},
+        playerLink(e.username), e.team ? el("span", { class: "muted" }, ` · ${e.team}`) : null)))
+      : empty("Nobody has registered yet."));
+}
+
+function standingsTable(t) {
+  const standings = results(t.standings || []);
+  if (!standings.length) return empty("Standings appear once the first round is seated.");
+  const columns = [
+    ["Points", (s) => number(s.points)],
+    ["Buchholz", (s) => number(s.buchholz)],
+    ["Game score", (s) => number(s.game_score)],
+    ["Played", (s) => String(s.played)],
+    ["Wins", (s) => String(s.wins)],
+  ];
+  if (standings.some((s) => s.byes)) columns.push(["Byes", (s) => String(s.byes)]);
+  return el("div", { class: "table-scroll" }, el("table", { class: "scores", id: "standings" },
+    el("thead", {}, el("tr", {}, ["#", "Player", t.team_event ? "Team" : null, ...columns.map(([h]) => h)].filter(Boolean).map((h) => el("th", {}, h)))),
+    el("tbody", {}, standings.map((s) => el("tr", { class: s.withdrawn ? "withdrawn" : null },
+      el("td", {}, String(s.rank)),
+      el("th", {}, playerLink(s.username), s.withdrawn ? el("span", { class: "tag warn" }, "withdrawn") : null),
+      t.team_event ? el("td", {}, s.team || "—") : null,
+      ...columns.map(([, value]) => el("td", {}, value(s))))))));
+}
+
+// One seat of a round's table: the person, or the house bot that filled it,
+// with its place once the match is over.
+function seatText(seat, outcome) {
+  const who = seat.is_bot ? el("span", { class: "muted" }, `${seat.bot_level || "house"} bot`) : playerLink(seat.username);
+  const place = outcome && outcome.places ? outcome.places[seat.seat] : null;
+  return el("span", { class: "seat" }, who, place ? el("span", { class: "muted" }, ` ${ordinal(place)}`) : null);
+}
+
+function roundsList(t) {
+  const rounds = results(t.rounds || []);
+  if (!rounds.length) return empty("No rounds yet: the organiser seats the first once registration closes.");
+  return el("ol", { class: "rounds", id: "rounds", reversed: true }, [...rounds].reverse().map((round) => el("li", {},
+    el("strong", {}, `Round ${round.number}`), el("span", { class: "muted" }, ` · ${round.status}`),
+    el("ul", { class: "round-tables" }, round.tables.map((table) => el("li", {},
+      table.table ? el("a", { href: `/tables/${table.table}/` }, `Table #${table.table}`) : `Table ${table.number}`, " ",
+      table.seats.flatMap((seat, i) => (i ? [" vs ", seatText(seat, table.outcome)] : [seatText(seat, table.outcome)])),
+      table.status ? el("span", { class: "muted" }, ` (${table.status})`) : null,
+      table.status === "finished" && table.table ? [" ", el("a", { href: `/tables/${table.table}/replay/` }, "replay")] : null))),
+    round.byes && round.byes.length ? el("p", { class: "hint" }, `Bye: ${round.byes.join(", ")}`) : null)));
 }
 
 async function detail() {
@@ -80,10 +139,10 @@ async function detail() {
     }
     throw err;
   }
+  document.title = `${t.name} · Cardroom`;
   const catalogue = await games();
   const error = el("p", { class: "form-error", role: "alert", hidden: true });
   const me = currentUser();
-  const buttons = [];
   const call = async (path) => {
     try {
       await api(`/api/tournaments/${id}/${path}/`, { method: "POST", body: {} });
@@ -92,19 +151,26 @@ async function detail() {
       showError(error, err.message);
     }
   };
-  if (me && ["open", "registration", "upcoming", "planned"].includes(t.status)) {
-    buttons.push(el("button", { type: "button", class: "button", onclick: () => call("register") }, "Register"));
-    buttons.push(el("button", { type: "button", class: "button ghost", onclick: () => call("withdraw") }, "Withdraw"));
+  let actions = null;
+  if (t.status === "registration") {
+    const entered = results(t.entries || []).some((e) => e.username === me && !e.withdrawn);
+    actions = el("div", { class: "row" }, me
+      ? (entered
+        ? el("button", { type: "button", class: "button ghost", onclick: () => call("withdraw") }, "Withdraw")
+        : el("button", { type: "button", class: "button", onclick: () => call("register") }, "Register"))
+      : el("p", { class: "hint" }, el("a", { href: `/accounts/login/?next=/tournaments/${id}/` }, "Log in"), " to register."));
   }
   root.replaceChildren(...[
-    el("h1", {}, t.name || `Tournament ${t.id}`),
-    el("p", { class: "muted" }, [(catalogue[t.game] || { title: t.game }).title, t.status, t.format, when(t.starts_at || t.start_at)].filter(Boolean).join(" · ")),
-    t.description ? el("p", {}, t.description) : null,
+    el("h1", {}, t.name, " ", statusTag(t.status)),
+    el("p", { class: "muted" }, setUp(t, catalogue)),
     error,
-    buttons.length ? el("div", { class: "row" }, buttons) : null,
-    el("div", { class: "lobby-grid" },
-      el("section", { class: "panel" }, el("h2", {}, "Standings"), standingsTable(results(t.standings || []))),
-      el("section", { class: "panel" }, el("h2", {}, "Rounds"), roundsList(results(t.rounds || [])))),
+    actions,
+    t.status === "registration" ? entriesPanel(t) : null,
+    // Before the first round there is nothing to stand on or play.
+    ...(t.status === "registration" && !results(t.rounds || []).length ? [] : [
+      el("section", { class: "panel" }, el("h2", {}, "Standings"), standingsTable(t)),
+      el("section", { class: "panel" }, el("h2", {}, "Rounds"), roundsList(t)),
+    ]),
   ].filter(Boolean));
 }
 

@@ -1,0 +1,79 @@
+"""Tournaments in the browser: register and withdraw, a running round's standings."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.flows import sign_up
+
+# What an organiser leaves behind in the admin: one tournament taking
+# registrations, one whose first round is in play (three people at 2-player
+# tables, so a house bot makes the second table up).
+SET_UP = """
+import json
+from tests.tournaments.factories import TournamentFactory, enter
+from tests.accounts.factories import UserFactory
+from tournaments import services
+
+def published(**kwargs):
+    tournament = TournamentFactory(**kwargs)
+    services.registration_open(tournament_id=tournament.pk)
+    return tournament
+
+open_one = published(name="Open duels", game="alkort", table_size=2, options={"target": 1})
+running = published(name="Running duels", game="alkort", table_size=2, options={"target": 1})
+people = [entry.player.username for entry in enter(running, 3)]
+services.round_seat(tournament_id=running.pk)
+services.round_start(tournament_id=running.pk, user=UserFactory(is_staff=True))
+services.standings_recompute(tournament_id=running.pk)
+print(json.dumps({"open": open_one.pk, "running": running.pk, "people": people}))
+"""
+
+
+@pytest.mark.timeout(90)
+def test_register_withdraw_and_a_running_round(
+    player: Any, live_manage: Callable[[str], str]
+) -> None:
+    made = json.loads(live_manage(SET_UP).strip().splitlines()[-1])
+    person = player()
+    name = sign_up(person)
+    page = person.page
+
+    page.goto("/tournaments/")
+    listed = page.locator("#tournament-list li", has_text="Open duels")
+    expect(listed.locator(".tag")).to_have_text("Registration open")
+    running = page.locator("#tournament-list li", has_text="Running duels")
+    expect(running).to_contain_text("Alkort · Swiss · 3 rounds · 2-player tables")
+    expect(running).to_contain_text("3 players")
+
+    listed.get_by_role("link").click()
+    expect(page.locator("#entries li")).to_have_count(0)
+    page.get_by_role("button", name="Register").click()
+    expect(page.locator("#entries li")).to_have_text([name])
+    page.get_by_role("button", name="Withdraw").click()
+    expect(page.get_by_text("Nobody has registered yet.")).to_be_visible()
+    expect(page.get_by_role("button", name="Register")).to_be_visible()
+    # Nothing to stand on before the first round.
+    assert page.locator("#standings, #rounds").count() == 0
+
+    page.goto(f"/tournaments/{made['running']}/")
+    standings = page.locator("#standings tbody tr")
+    expect(standings).to_have_count(3)
+    assert sorted(standings.locator("th a").all_text_contents()) == sorted(
+        made["people"]
+    )
+    assert page.locator("#standings th").all_text_contents()[:3] == [
+        "#",
+        "Player",
+        "Points",
+    ]
+    tables = page.locator("#rounds .round-tables > li")
+    expect(tables).to_have_count(2)
+    # The seat the house bot filled is named as the bot, not left blank.
+    expect(tables.filter(has_text="basic bot")).to_have_count(1)
+    assert page.get_by_role("button", name="Register").count() == 0
