@@ -54,21 +54,25 @@ const LABELS = {
   first_player: "Matches opened", first_player_wins: "Won after opening",
   moves: "Moves", rated_matches: "Rated matches", timeouts: "Timeouts",
 };
-// Over a whole game, a trick is just a trick.
-const TOTAL_LABELS = { tricks: "Tricks", knocks: "Konec calls" };
+// Where a key means something else in one game (Allegra's knocks are not
+// Konec), and what a game's totals are called (over a whole game, a trick is
+// just a trick).
+const GAME_LABELS = { allegra: { knocks: "Knocks" } };
+const TOTAL_LABELS = { alager: { knocks: "Konec calls" }, alkort: { tricks: "Tricks" } };
+
+// A match's final score means something else in each game.
+const SCORE = { alager: "Average penalty points", alkort: "Average side points", allegra: "Average points" };
+
+function labelOf(key, game) {
+  if (key === "average_score") return SCORE[game] || "Average score";
+  return (GAME_LABELS[game] || {})[key] || LABELS[key] || titleOf(key);
+}
 
 // Figures in the order LABELS names them (each game's own first), the rest after.
 const ORDER = Object.keys(LABELS);
 function ordered(entries) {
   const rank = (key) => (ORDER.includes(key) ? ORDER.indexOf(key) : ORDER.length);
   return [...entries].sort(([a], [b]) => rank(a) - rank(b));
-}
-// A match's final score means something else in each game.
-const SCORE = { alager: "Average penalty points", alkort: "Average side points", allegra: "Average points" };
-
-function labelOf(key, game) {
-  if (key === "average_score") return SCORE[game] || "Average score";
-  return LABELS[key] || titleOf(key);
 }
 
 function percent(value) {
@@ -251,7 +255,7 @@ async function gameStats() {
     firstPlayerTable(data.first_player),
     totals.length
       ? el("section", { class: "panel" }, el("h2", {}, "Over every match"),
-        barChart(ordered(totals).map(([key, value]) => ({ label: TOTAL_LABELS[key] || labelOf(key, game), value })), { title: `${data.title || game}: totals over every match` }))
+        barChart(ordered(totals).map(([key, value]) => ({ label: (TOTAL_LABELS[game] || {})[key] || labelOf(key, game), value })), { title: `${data.title || game}: totals over every match` }))
       : null,
     countedNote(data.computed_through),
   ].filter(Boolean));
