@@ -140,10 +140,11 @@ def live_manage(live_env: dict[str, str]) -> Callable[[str], str]:
             [sys.executable, "manage.py", "shell", "--verbosity", "0", "-c", code],
             cwd=ROOT,
             env=live_env,
-            check=True,
             capture_output=True,
             text=True,
         )
+        if done.returncode:
+            raise RuntimeError(f"manage.py shell failed: {done.stderr[-2000:]}")
         return done.stdout
 
     return run
