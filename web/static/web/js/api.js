@@ -88,6 +88,22 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// A list answer's rows, whether it came bare or paginated (``results``).
+export function results(data) {
+  if (Array.isArray(data)) return data;
+  if (data && Array.isArray(data.results)) return data.results;
+  return [];
+}
+
+// The muted line a page shows where there is nothing to list yet.
+export function emptyState(text) {
+  return el("p", { class: "empty" }, text);
+}
+
+export function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
 export function currentUser() {
   return document.body.dataset.user || null;
 }

@@ -3,21 +3,12 @@
 // game's figures as tiles and lists, the opener's results beside their fair
 // share. A 404 (an unknown player, or a server without the stats API) shows a
 // friendly empty state.
-import { api, el, games, timeAgo } from "./api.js";
+import { api, el, emptyState, games, plural, results, timeAgo } from "./api.js";
 import { barChart, lineChart } from "./chart.js";
 
 const page = document.body.dataset.page;
 const main = document.getElementById("stats-root");
 
-function results(data) {
-  if (Array.isArray(data)) return data;
-  if (data && Array.isArray(data.results)) return data.results;
-  return [];
-}
-
-function emptyState(text) {
-  return el("p", { class: "empty" }, text);
-}
 
 async function maybe(path) {
   try {
@@ -116,7 +107,7 @@ function countedNote(through) {
   const parts = [];
   if (through.tables) {
     const latest = through.finished_at ? `, the latest finished ${timeAgo(through.finished_at)}` : "";
-    parts.push(`Counted from ${through.tables} finished table${through.tables === 1 ? "" : "s"}${latest}.`);
+    parts.push(`Counted from ${plural(through.tables, "finished table")}${latest}.`);
   }
   if (through.pending) parts.push(`${through.pending} more still being counted.`);
   return parts.length ? el("p", { class: "hint", id: "counted" }, parts.join(" ")) : null;

@@ -2,7 +2,7 @@
 // with links to their tables (/api/tournaments/…, docs/tournaments.md,
 // "Players' API"). A person registers or withdraws here while registration
 // is open; organisers run everything else from the admin.
-import { api, currentUser, el, games, showError } from "./api.js";
+import { api, currentUser, el, emptyState, games, plural, results, showError } from "./api.js";
 
 const root = document.getElementById("tournaments-root");
 const id = root.dataset.tournament;
@@ -10,19 +10,6 @@ const id = root.dataset.tournament;
 const STATUS = { registration: "Registration open", running: "Running", finished: "Finished" };
 const FORMAT = { swiss: "Swiss", round_robin: "Round robin" };
 
-function results(data) {
-  if (Array.isArray(data)) return data;
-  if (data && Array.isArray(data.results)) return data.results;
-  return [];
-}
-
-function empty(text) {
-  return el("p", { class: "empty" }, text);
-}
-
-function plural(count, word) {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
 
 function number(value) {
   return Number.isInteger(value) ? String(value) : value.toFixed(1);
@@ -56,7 +43,7 @@ async function list() {
     data = await api("/api/tournaments/");
   } catch (err) {
     if (err.status === 404) {
-      root.replaceChildren(el("section", { class: "panel" }, empty("No tournaments yet: organisers create them in the admin.")));
+      root.replaceChildren(el("section", { class: "panel" }, emptyState("No tournaments yet: organisers create them in the admin.")));
       return;
     }
     throw err;
@@ -64,7 +51,7 @@ async function list() {
   const catalogue = await games();
   const rows = results(data);
   if (!rows.length) {
-    root.replaceChildren(el("section", { class: "panel" }, empty("No tournaments yet: organisers create them in the admin.")));
+    root.replaceChildren(el("section", { class: "panel" }, emptyState("No tournaments yet: organisers create them in the admin.")));
     return;
   }
   root.replaceChildren(el("section", { class: "panel" }, el("ul", { class: "tables", id: "tournament-list" }, rows.map((t) => el("li", { class: "table-row" },
@@ -84,12 +71,12 @@ function entriesPanel(t) {
     entries.length
       ? el("ol", { class: "entries", id: "entries" }, entries.map((e) => el("li", {},
         playerLink(e.username), e.team ? el("span", { class: "muted" }, ` · ${e.team}`) : null)))
-      : empty("Nobody has registered yet."));
+      : emptyState("Nobody has registered yet."));
 }
 
 function standingsTable(t) {
   const standings = results(t.standings || []);
-  if (!standings.length) return empty("Standings appear once the first round is seated.");
+  if (!standings.length) return emptyState("Standings appear once the first round is seated.");
   const columns = [
     ["Points", (s) => number(s.points)],
     ["Buchholz", (s) => number(s.buchholz)],
@@ -117,7 +104,7 @@ function seatText(seat, outcome) {
 
 function roundsList(t) {
   const rounds = results(t.rounds || []);
-  if (!rounds.length) return empty("No rounds yet: the organiser seats the first once registration closes.");
+  if (!rounds.length) return emptyState("No rounds yet: the organiser seats the first once registration closes.");
   return el("ol", { class: "rounds", id: "rounds", reversed: true }, [...rounds].reverse().map((round) => el("li", {},
     el("strong", {}, `Round ${round.number}`), el("span", { class: "muted" }, ` · ${round.status}`),
     el("ul", { class: "round-tables" }, round.tables.map((table) => el("li", {},
@@ -134,7 +121,7 @@ async function detail() {
     t = await api(`/api/tournaments/${id}/`);
   } catch (err) {
     if (err.status === 404) {
-      root.replaceChildren(el("h1", {}, "Tournament"), el("section", { class: "panel" }, empty("This tournament does not exist (yet).")));
+      root.replaceChildren(el("h1", {}, "Tournament"), el("section", { class: "panel" }, emptyState("This tournament does not exist (yet).")));
       return;
     }
     throw err;
@@ -174,4 +161,4 @@ async function detail() {
   ].filter(Boolean));
 }
 
-(id ? detail() : list()).catch((err) => root.replaceChildren(empty(err.message)));
+(id ? detail() : list()).catch((err) => root.replaceChildren(emptyState(err.message)));
