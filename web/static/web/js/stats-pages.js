@@ -134,7 +134,7 @@ function firstPlayerTable(byPlayers) {
   if (!rows.length) return null;
   return el("section", { class: "panel" }, el("h2", {}, "Does opening help?"),
     el("p", { class: "hint" }, "How often the player who opens the match wins it, against the share each player would win if opening made no difference (the mark)."),
-    el("table", { class: "scores", id: "first-player" },
+    el("div", { class: "table-scroll" }, el("table", { class: "scores", id: "first-player" },
       el("thead", {}, el("tr", {}, ["Players", "Matches", "Opener won", "", "Fair share", "Opener's average place"].map((h) => el("th", {}, h)))),
       el("tbody", {}, rows.map(([players, row]) => el("tr", {},
         el("th", {}, players), el("td", {}, fmt(row.matches)),
@@ -143,7 +143,7 @@ function firstPlayerTable(byPlayers) {
           el("span", { style: `width:${percent(row.first_player_win_rate || 0)}` }),
           el("i", { class: "mark", style: `left:${percent(row.fair_share)}`, title: `fair share ${percent(row.fair_share)}` }))),
         el("td", {}, percent(row.fair_share)),
-        el("td", {}, show("first_player_average_place", row.first_player_average_place)))))));
+        el("td", {}, show("first_player_average_place", row.first_player_average_place))))))));
 }
 
 async function historyChart(username, game) {
@@ -246,7 +246,11 @@ async function gameStats() {
     firstPlayerTable(data.first_player),
     totals.length
       ? el("section", { class: "panel" }, el("h2", {}, "Over every match"),
-        barChart(ordered(totals).map(([key, value]) => ({ label: (TOTAL_LABELS[game] || {})[key] || labelOf(key, game), value })), { title: `${data.title || game}: totals over every match` }))
+        barChart(ordered(totals).map(([key, value]) => ({ label: (TOTAL_LABELS[game] || {})[key] || labelOf(key, game), value })), {
+          title: `${data.title || game}: totals over every match`,
+          // Narrower on a phone, so its labels stay readable when scaled down.
+          width: window.innerWidth < 600 ? 420 : 640,
+        }))
       : null,
     countedNote(data.computed_through),
   ].filter(Boolean));

@@ -47,8 +47,9 @@ function scoreboard(ctx) {
   const v = ctx.view;
   return el("div", { class: "scoreboard" }, [0, 1].map((side) => el("div", { class: "side-score" },
     el("strong", {}, sideName(ctx, side)),
-    el("span", { class: "big" }, `${v.scores[side]}`),
-    el("span", { class: "muted" }, ` / ${v.target}`),
+    el("span", { class: "points" },
+      el("span", { class: "big" }, `${v.scores[side]}`),
+      el("span", { class: "muted" }, ` / ${v.target}`)),
     el("div", { class: "meter" }, el("span", { style: `width:${Math.min(100, (100 * v.scores[side]) / v.target)}%` })),
     el("span", { class: "muted" }, `${v.tricks_won.sides[side]} trick${v.tricks_won.sides[side] === 1 ? "" : "s"} this deal`))));
 }
