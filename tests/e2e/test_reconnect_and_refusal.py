@@ -6,7 +6,16 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.flows import create_table, play_to_end, seq, sign_up, wait_turn
+from tests.e2e.flows import (
+    alkort_move,
+    allegra_move,
+    create_table,
+    move_done,
+    play_to_end,
+    seq,
+    sign_up,
+    wait_turn,
+)
 
 
 def _hand(page: Any) -> list[str]:
@@ -63,6 +72,76 @@ def test_a_refused_move_shows_the_rules_message_and_changes_nothing(
     refusal = page.locator("#refusal")
     refusal.wait_for(state="visible")
     assert refusal.text_content() == expected
+    assert seq(page) == at
+    assert _hand(page) == hand
+    assert page.get_attribute("#table-page", "data-myturn") == "1"
+
+
+def _one_behind(page: Any) -> int:
+    """Make the page's client believe the table is one seq behind where it is,
+    as when another seat's move lands between a press and its arrival: the
+    next move goes out with a stale ``expected_seq``."""
+    at = seq(page)
+    page.evaluate("window.cardroom.client.seq -= 1")
+    return at
+
+
+@pytest.mark.timeout(180)
+def test_a_knock_answer_overtaken_by_another_seat_is_sent_again(
+    player: Any,
+) -> None:
+    """In Allegra's knock window every eligible seat answers at once: another
+    seat's answer landing first must not cost the player their answer."""
+    person = player()
+    # The first answer is refused as stale before the page sends it again.
+    person.expected_failures.append("/actions/")
+    sign_up(person)
+    create_table(person.page, "allegra", 3, {"rounds": 3})
+    page = person.page
+    pass_button = page.get_by_role("button", name="Pass", exact=True)
+    for _ in range(200):
+        assert wait_turn(page) == "turn", "the match ended before a knock window"
+        view = page.evaluate("window.cardroom.client.view")
+        if view["phase"] == "knock_window":
+            break
+        before = seq(page)
+        allegra_move(page)
+        move_done(page, before)
+    else:
+        raise AssertionError("no knock window for this seat in 200 moves")
+
+    at = _one_behind(page)
+    pass_button.click()
+
+    move_done(page, at)  # the answer went through: no refusal shown
+    events = page.request.get(
+        page.url.replace("/tables/", "/api/tables/") + f"events/?after={at}"
+    ).json()
+    mine = page.evaluate("window.cardroom.client.table.seat")
+    answers = [e["payload"] for e in events if e["type"] == "allegra.knock_answered"]
+    assert answers[:1] == [{"seat": mine, "knock": False}]
+
+
+@pytest.mark.timeout(120)
+def test_a_stale_move_outside_a_shared_window_asks_to_choose_again(
+    player: Any,
+) -> None:
+    person = player()
+    person.expected_failures.append("/actions/")
+    sign_up(person)
+    create_table(person.page, "alkort", 2, {"target": 1})
+    page = person.page
+    assert wait_turn(page) == "turn"
+    hand = _hand(page)
+    at = _one_behind(page)
+
+    alkort_move(page)
+
+    refusal = page.locator("#refusal")
+    refusal.wait_for(state="visible")
+    assert refusal.text_content() == (
+        "The table moved on before your move arrived: here it is now, choose again."
+    )
     assert seq(page) == at
     assert _hand(page) == hand
     assert page.get_attribute("#table-page", "data-myturn") == "1"

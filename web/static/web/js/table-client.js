@@ -9,10 +9,18 @@ import { api, ApiError } from "./api.js";
 const POLL_MS = 1200;
 const PING_MS = 20000;
 const ANSWER_MS = 8000;
+const CATCH_UP_MS = 2000;
 
 function commandId() {
   if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
   return `c${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+}
+
+// Two actions are the same move: the same keys with the same values.
+function sameAction(a, b) {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length
+    && keys.every((k) => JSON.stringify(a[k]) === JSON.stringify(b[k]));
 }
 
 export class TableClient extends EventTarget {
@@ -242,7 +250,29 @@ export class TableClient extends EventTarget {
 
   // Play `action` from this seat. Resolves once the server has it; rejects
   // with the server's refusal (an ApiError), leaving the state unchanged.
-  act(action) {
+  //
+  // `sameDecision(before, now)` (from the game's renderer) says whether a
+  // view that moved on still asks this seat the same question: in a window
+  // where several seats answer at once (Allegra's knock window) another
+  // seat's answer moves the table's seq without changing anything this seat
+  // decides on. A move refused as stale is then sent once more against the
+  // fresh seq, if it is still legal; any other stale refusal stands, and the
+  // player sees the table as it is now.
+  async act(action, sameDecision) {
+    const before = this.view;
+    const sentAt = this.seq;
+    try {
+      await this.actOnce(action);
+    } catch (err) {
+      if (err.code !== "stale" || !sameDecision) throw err;
+      await this.caughtUp(sentAt);
+      const still = this.legal.some((candidate) => sameAction(candidate, action));
+      if (!still || !sameDecision(before, this.view)) throw err;
+      await this.actOnce(action);
+    }
+  }
+
+  actOnce(action) {
     if (this.pending) {
       return Promise.reject(new ApiError(409, "busy", "Your previous move is still on its way."));
     }
@@ -263,6 +293,28 @@ export class TableClient extends EventTarget {
       });
     }
     return this.actRest(action, id, expectedSeq);
+  }
+
+  // After a stale refusal of a move sent at `seq`: wait for the newer state
+  // (the socket's answer to its sync), or read it over REST.
+  async caughtUp(seq) {
+    if (this.seq > seq) return;
+    if (this.mode === "socket") {
+      const arrived = await new Promise((resolve) => {
+        const done = (ok) => {
+          clearTimeout(timer);
+          this.removeEventListener("change", onChange);
+          resolve(ok);
+        };
+        const onChange = () => {
+          if (this.seq > seq) done(true);
+        };
+        const timer = setTimeout(() => done(false), CATCH_UP_MS);
+        this.addEventListener("change", onChange);
+      });
+      if (arrived) return;
+    }
+    if (this.seq <= seq) await this.refresh().catch(() => {});
   }
 
   async actRest(action, id, expectedSeq) {

@@ -40,15 +40,25 @@ function showRefusal(message) {
   if (message) refusalTimer = setTimeout(() => { refusal.hidden = true; }, 8000);
 }
 
+// What a refusal says to a person: a stale view is the table moving on
+// between the press and its arrival, not something to fetch by hand.
+function refusalText(err) {
+  if (err.code === "stale") return "The table moved on before your move arrived: here it is now, choose again.";
+  return err.message;
+}
+
 async function act(action) {
   if (busy) return;
   busy = true;
   board.classList.add("busy");
+  const sameDecision = renderer.sameDecision
+    ? (before, now) => renderer.sameDecision(before, now, client.table.seat)
+    : null;
   try {
-    await client.act(action);
+    await client.act(action, sameDecision);
     showRefusal("");
   } catch (err) {
-    showRefusal(err.message);
+    showRefusal(refusalText(err));
   } finally {
     busy = false;
     board.classList.remove("busy");
@@ -291,7 +301,7 @@ client.addEventListener("connection", (event) => {
 });
 client.addEventListener("change", render);
 client.addEventListener("events", (event) => addLog(event.detail.events));
-client.addEventListener("refused", (event) => showRefusal(event.detail.error.message));
+client.addEventListener("refused", (event) => showRefusal(refusalText(event.detail.error)));
 window.addEventListener("cardroom:deck", render);
 
 // Keyboard: digits 1–9 press the n-th action button, Escape clears a message.

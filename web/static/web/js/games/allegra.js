@@ -289,4 +289,13 @@ function result(ctx) {
   return resultTable(ctx, "Points");
 }
 
-export default { board, status, describe, seatInfo, summary, outcomeLine, result };
+// The knock window asks every eligible seat at once, and another seat's
+// answer tells nothing (answers stay hidden until all are in): a seat still
+// to answer on the same drawn card faces the same question (table-client.js).
+function sameDecision(before, now, seat) {
+  return Boolean(before && now && before.phase === "knock_window" && now.phase === "knock_window"
+    && before.round === now.round && before.turn === now.turn && before.active === now.active
+    && before.drawn === now.drawn && now.knock && now.knock.pending.includes(seat));
+}
+
+export default { board, status, describe, seatInfo, summary, outcomeLine, result, sameDecision };
