@@ -8,6 +8,7 @@ their status in one place, the global handler ``config.errors``.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
@@ -336,12 +337,17 @@ class TableStartApi(TableApi):
         return _table_response(request, table_id)
 
 
+#: What CharField refuses as well as null characters: lone UTF-16 halves,
+#: which no database encoding can store.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def action_fields(content: dict[str, Any]) -> dict[str, Any] | None:
     """The fields of a move's request that is plainly well-formed, else None.
 
     What ``ActionSubmitApi.InputSerializer`` would validate to, for the
     requests every client sends (an object action, an integer seq, a short
-    trimmed command id), without building a serializer per move (DRF
+    command id), without building a serializer per move (DRF
     deep-copies its fields for each one); anything else goes through the
     serializer for its exact error messages. REST and the socket's ``act``
     both use it (``tests/games/test_consumers.py`` holds it to the
@@ -361,8 +367,8 @@ def action_fields(content: dict[str, Any]) -> dict[str, Any] | None:
         if (
             not isinstance(command_id, str)
             or not 1 <= len(command_id) <= 64
-            or command_id.strip() != command_id
             or "\x00" in command_id  # CharField refuses null characters
+            or (not command_id.isascii() and _SURROGATE.search(command_id))
         ):
             return None
         fields["command_id"] = command_id
@@ -391,7 +397,11 @@ class ActionSubmitApi(TableApi):
             {"type": "object", "additionalProperties": True},
         )
         expected_seq = serializers.IntegerField(required=False, min_value=0)
-        command_id = TextField(required=False, min_length=1, max_length=64)
+        # Taken exactly as sent: "c1 " is not "c1", or a new move could be
+        # answered as a retry of an old one.
+        command_id = TextField(
+            required=False, min_length=1, max_length=64, trim_whitespace=False
+        )
 
     class OutputSerializer(serializers.Serializer):
         class Meta:

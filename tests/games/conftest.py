@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -34,8 +35,13 @@ class Player:
         return response
 
     def post(self, path: str, data: Any = None) -> Response:
+        """POST ``data`` as JSON, non-ASCII escaped as most clients send it
+        (so a lone surrogate reaches the server as ``\\ud800``)."""
+        body = None if data is None else json.dumps(data)
         with self._capture(execute=True):
-            response: Response = self.client.post(path, data, format="json")
+            response: Response = self.client.post(
+                path, body, content_type="application/json"
+            )
         return response
 
 

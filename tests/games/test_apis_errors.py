@@ -178,6 +178,12 @@ def test_create_refuses_bad_input(
             "invalid",
             "command_id: Not a valid string.",
         ),
+        (
+            # A lone UTF-16 half: no database encoding can store it.
+            {"action": {"type": "pass"}, "command_id": "\ud800"},
+            "invalid",
+            "command_id: Surrogate characters are not allowed: U+D800.",
+        ),
     ],
 )
 def test_actions_refuse_bad_and_illegal_moves(
@@ -516,6 +522,29 @@ def test_a_command_id_reused_for_another_action(
         409,
         "command_reused",
         "Command 'k' was already used for another action.",
+    )
+
+
+def test_a_command_id_is_taken_exactly_as_sent(
+    player: Callable[..., Player], playing: Table
+) -> None:
+    """ "k " is a new command, not a retry of "k": trimmed, a new move would
+    be answered with an old one and silently dropped."""
+    bo = player(seat_users(playing)[1])
+    path = f"/api/tables/{playing.pk}/actions/"
+    assert (
+        bo.post(path, {"action": {"type": "pass"}, "command_id": "k"}).status_code
+        == 200
+    )
+
+    _refused(
+        bo,
+        "post",
+        path,
+        {"action": {"type": "pass"}, "command_id": "k "},
+        400,
+        "not_your_turn",
+        "It is not your turn: seat 0 is to act",
     )
 
 
