@@ -18,7 +18,7 @@ exactly once and in order, however pushes, moves and resyncs interleave.
 from __future__ import annotations
 
 import contextlib
-import json
+import logging
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import parse_qs
@@ -31,12 +31,26 @@ from django.db import DatabaseError
 from rest_framework import exceptions
 
 import rules
-from config.errors import BUSY_CODE, BUSY_MESSAGE, api_error_body, busy
+from config.errors import (
+    BUSY_CODE,
+    BUSY_MESSAGE,
+    SERVER_ERROR_MESSAGE,
+    api_error_body,
+    busy,
+)
+from config.limits import (
+    MAX_JSON_DEPTH,
+    TOO_DEEP_CODE,
+    JSONTooDeep,
+    json_loads_bounded,
+)
 from games import frames, realtime, services
 from games.apis import ActionSubmitApi
 from games.errors import NotFound, TableError
 from games.services import presence
 from games.state_codec import json_text
+
+logger = logging.getLogger(__name__)
 
 #: Close codes (docs/live-protocol.md).
 CLOSE_INVALID_TOKEN = 4401
@@ -168,11 +182,24 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self, text_data: str | None = None, bytes_data: Any = None
     ) -> None:
         try:
-            content = json.loads(text_data or "")
+            content = json_loads_bounded(text_data or "")
+        except JSONTooDeep:
+            await self._error(
+                TOO_DEEP_CODE,
+                f"A message is nested deeper than {MAX_JSON_DEPTH} levels.",
+            )
+            return
         except ValueError:
             await self._error("parse_error", "A message must be a JSON object.")
             return
-        await self.receive_json(content)
+        try:
+            await self.receive_json(content)
+        except Exception:
+            # A bug, not the client's doing: say so as REST's 500 does and
+            # keep the socket (closing it would leave its registration
+            # behind until it went stale).
+            logger.exception("Live play: a message on table %s failed", self.table_id)
+            await self._error("server_error", SERVER_ERROR_MESSAGE)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
@@ -332,6 +359,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 def _after_param(scope: dict[str, Any]) -> int | None:
     """``?after=<seq>`` on the URL: the last seq a reconnecting client holds."""
     values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("after")
-    if values and values[0].isdigit():
+    if values and values[0].isascii() and values[0].isdigit():  # not "²"
         return int(values[0])
     return None

@@ -133,7 +133,7 @@ def replay_frames(request: HttpRequest, table_id: int) -> JsonResponse:
     raw = request.GET.get("seat", "")
     seat: int | None = None
     if raw not in ("", "all"):
-        if not raw.isdigit() or int(raw) >= found.players:
+        if not (raw.isascii() and raw.isdigit()) or int(raw) >= found.players:
             return JsonResponse(
                 {
                     "code": "invalid_seat",

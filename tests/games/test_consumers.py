@@ -25,6 +25,7 @@ import rules
 from config.asgi import application
 from games import apis, event_store, realtime
 from games.apis import ActionSubmitApi
+from games.consumers import TableConsumer
 from games.models import GameEvent, Seat, SeatConnection, Table
 from games.services import action_submit, table_leave
 from tests.accounts.factories import UserFactory, token_for
@@ -249,6 +250,75 @@ def test_refused_acts_get_the_rest_codes_and_messages() -> None:
 
     run(go)
     assert Table.objects.get(pk=table.pk).seq == 2
+
+
+def test_hostile_frames_get_an_error_and_the_socket_lives_on() -> None:
+    """A frame nested past the REST limit, a surrogate command id, an ``after``
+    of a non-ASCII digit: each an error frame (or ignored), never a crash that
+    closes the socket and leaves its registration behind."""
+    table, people = two_people()
+    action = legal(table.pk, 1)[0]
+
+    async def go() -> None:
+        async with Socket(table.pk, people[1], query="after=%C2%B2") as bo:
+            first = await bo.next("state")
+            await bo.comm.send_to(text_data="[" * 1200 + "]" * 1200)
+            deep = await bo.next("error")
+            await bo.comm.send_to(
+                text_data='{"type": "act", "action": {"type": "pass"}, '
+                '"command_id": "\\ud800"}'
+            )
+            surrogate = await bo.next("error")
+            await bo.send({"type": "act", "action": action, "command_id": "c1"})
+            moved = await bo.next("state")
+        assert first["full"] is True  # "²" is no seq: a full state
+        assert deep == {
+            "type": "error",
+            "code": "too_deeply_nested",
+            "message": "A message is nested deeper than 32 levels.",
+        }
+        assert surrogate == {
+            "type": "error",
+            "code": "invalid",
+            "message": "command_id: Surrogate characters are not allowed: U+D800.",
+            "command_id": "\ud800",  # echoed, escaped, as every id is
+        }
+        assert moved["seq"] == 3
+
+    run(go)
+    assert not SeatConnection.objects.filter(table_id=table.pk).exists()
+
+
+def test_a_bug_in_handling_a_frame_is_reported_and_the_socket_lives_on(
+    monkeypatch: Any, caplog: Any
+) -> None:
+    table, people = two_people()
+    action = legal(table.pk, 1)[0]
+    handle = TableConsumer.receive_json
+
+    async def buggy(self: TableConsumer, content: Any, **kwargs: Any) -> None:
+        if content.get("type") == "boom":
+            raise RuntimeError("a bug")
+        await handle(self, content, **kwargs)
+
+    monkeypatch.setattr(TableConsumer, "receive_json", buggy)
+
+    async def go() -> None:
+        async with Socket(table.pk, people[1]) as bo:
+            await bo.next("state")
+            await bo.send({"type": "boom"})
+            error = await bo.next("error")
+            await bo.send({"type": "act", "action": action})
+            moved = await bo.next("state")
+        assert error == {
+            "type": "error",
+            "code": "server_error",
+            "message": "Internal server error.",
+        }
+        assert moved["seq"] == 3
+
+    run(go)
+    assert "a message on table" in caplog.text
 
 
 def test_sync_sends_exactly_the_missing_events_or_one_full_state(
@@ -501,6 +571,8 @@ def test_only_the_seats_own_group_carries_its_cards() -> None:
 @pytest.mark.django_db(transaction=False)
 @settings(max_examples=300, deadline=None)
 @example({"action": {}, "command_id": "\x00"})  # DRF refuses null characters
+@example({"action": {}, "command_id": "\ud800"})  # and lone surrogates
+@example({"action": {}, "command_id": "c1 "})  # kept exactly as sent
 @given(
     st.fixed_dictionaries(
         {},
@@ -514,7 +586,12 @@ def test_only_the_seats_own_group_carries_its_cards() -> None:
             "expected_seq": st.one_of(
                 st.none(), st.booleans(), st.integers(-3, 10**6), st.text(max_size=4)
             ),
-            "command_id": st.one_of(st.none(), st.integers(), st.text(max_size=70)),
+            "command_id": st.one_of(
+                st.none(),
+                st.integers(),
+                # Surrogates included: no category is left out.
+                st.text(st.characters(exclude_categories=()), max_size=70),
+            ),
         },
     )
 )

@@ -70,7 +70,7 @@ def test_a_match_in_play_is_not_replayed(client: Client) -> None:
     }
 
 
-@pytest.mark.parametrize("seat", ["2", "-1", "x"])
+@pytest.mark.parametrize("seat", ["2", "-1", "x", "%C2%B2"])  # "²": a digit, not ASCII
 def test_a_seat_outside_the_table_is_refused(client: Client, seat: str) -> None:
     table, _ = _finished("alkort", 2, {"target": 1})
 
