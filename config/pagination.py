@@ -5,21 +5,45 @@ default and ``page_size`` up to 100. DRF's ``PageNumberPagination`` silently
 uses the default size for ``?page_size=abc``, so the OpenAPI schema (an
 integer) and the server would disagree: ``Pagination`` answers 400 for a value
 that is not a whole number and otherwise behaves as DRF's (no or a
-non-positive size: the default; over ``max_page_size``: the maximum); a page
-past the last one stays a 404. ``page_serializer`` names the page shape in the
+non-positive size: the default; over ``max_page_size``: the maximum). A
+``page`` that is not a whole number of at least 1 is a 400 too (DRF says 404
+"Invalid page."); a page past the last one stays a 404. ``page_serializer`` names the page shape in the
 schema for a given item serializer, so the schema says what the API really
 sends (``tests/config/test_schema.py``). Every paginated list uses both.
 """
 
 from typing import Any
 
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 
 
 class CheckedPageNumberPagination(PageNumberPagination):
-    """``PageNumberPagination`` with a 400 for a page size that is no integer."""
+    """``PageNumberPagination`` with a 400 for a page or a page size that is
+    no integer, and for a page below 1 (DRF answers both pages 404, as if the
+    page were past the last one)."""
+
+    last_page_strings = ()  # "?page=last" is not in the schema: a number
+
+    def get_page_number(self, request: Any, paginator: Any) -> int:
+        name = self.page_query_param
+        raw = request.query_params.get(name, "")
+        if raw == "":
+            return 1
+        try:
+            number = int(raw)
+        except ValueError as exc:
+            raise ValidationError(
+                {name: ["A valid integer is required."]}, code="invalid"
+            ) from exc
+        if number < 1:
+            raise ValidationError(
+                {name: ["Ensure this value is greater than or equal to 1."]},
+                code="invalid",
+            )
+        return number
 
     def get_page_size(self, request: Any) -> int | None:
         name = self.page_size_query_param
@@ -40,6 +64,24 @@ class Pagination(CheckedPageNumberPagination):
     page_size = 20
     page_size_query_param = "page_size"
     max_page_size = 100
+
+
+def page_parameters(pagination: type[PageNumberPagination]) -> list[OpenApiParameter]:
+    """The query parameters of a list paginated by ``pagination``, for its
+    schema (a view that paginates by hand has to name them itself)."""
+    return [
+        OpenApiParameter(
+            "page",
+            {"type": "integer", "minimum": 1},
+            description="Page number, from 1.",
+        ),
+        OpenApiParameter(
+            "page_size",
+            int,
+            description=f"Entries per page (default {pagination.page_size}, "
+            f"up to {pagination.max_page_size}).",
+        ),
+    ]
 
 
 def page_serializer(

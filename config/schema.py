@@ -13,8 +13,8 @@ operation takes:
 * query parameters: 400;
 * path parameters, or a page number: 404 (no such object, no such page);
 * writes, and reads that need an account: 403 (not yours, CSRF, a bot);
-* the table writes and the fairness check: 409 (not now: full, started, stale,
-  not over yet).
+* the table writes, the fairness check and a tournament's registration: 409
+  (not now: full, started, stale, not over yet, already or not registered).
 
 It also says that an optional query parameter may be empty (DRF reads that as
 "not given"), that text may not hold a NUL character and a trimmed required
@@ -50,7 +50,8 @@ DESCRIPTIONS = {
     "401": "Missing, unknown or bot credentials.",
     "403": "Not allowed: not your seat or table, a CSRF failure, a bot account.",
     "404": "No such object.",
-    "409": "Not now: the table's state forbids it (full, started, stale, not over).",
+    "409": "Not now: the table's or tournament's state forbids it (full, started, "
+    "stale, not over, already registered or not registered).",
     "413": "The request body is larger than the server accepts.",
     "415": "The request body's media type is not accepted.",
     "429": "Throttled: too many requests; retry after the Retry-After header.",
@@ -66,6 +67,8 @@ CONFLICT_SUFFIXES = (
     "/start/",
     "/actions/",
     "/verify/",
+    "/register/",
+    "/withdraw/",
 )
 
 

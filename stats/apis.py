@@ -17,7 +17,7 @@ from typing import Any
 from django.core.serializers.json import DjangoJSONEncoder
 from django.utils.http import http_date, parse_http_date_safe
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -25,7 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 import rules
-from config.pagination import Pagination
+from config.pagination import Pagination, page_parameters
 from games.errors import TableError
 from stats import selectors
 
@@ -44,10 +44,7 @@ class StatsPagination(Pagination):
     max_page_size = 500
 
 
-PAGE_PARAMETERS = [
-    OpenApiParameter("page", int, description="Page number, from 1."),
-    OpenApiParameter("page_size", int, description="Entries per page (up to 500)."),
-]
+PAGE_PARAMETERS = page_parameters(StatsPagination)
 
 
 class RatingSerializer(serializers.Serializer):

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 
 import rules
 from config.fields import TextField
-from config.pagination import Pagination, page_serializer
+from config.pagination import Pagination, page_parameters, page_serializer
 from games.apis import TableApi
 from tournaments import selectors, services
 from tournaments.models import TournamentFormat, TournamentStatus
@@ -130,7 +130,7 @@ class TournamentListApi(TableApi):
         game = serializers.ChoiceField(choices=list(rules.GAMES), required=False)
 
     @extend_schema(
-        parameters=[FilterSerializer],
+        parameters=[FilterSerializer, *page_parameters(Pagination)],
         responses={
             200: page_serializer(
                 TournamentSummaryOutputSerializer, name="TournamentPage"
