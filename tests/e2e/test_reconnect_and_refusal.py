@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 
 from tests.e2e.flows import (
-    alkort_move,
     allegra_move,
     create_table,
     move_done,
@@ -77,12 +76,21 @@ def test_a_refused_move_shows_the_rules_message_and_changes_nothing(
     assert page.get_attribute("#table-page", "data-myturn") == "1"
 
 
-def _one_behind(page: Any) -> int:
-    """Make the page's client believe the table is one seq behind where it is,
-    as when another seat's move lands between a press and its arrival: the
-    next move goes out with a stale ``expected_seq``."""
+def _act_one_behind(page: Any, action_type: str) -> int:
+    """Play the seat's legal ``action_type`` as the page does, believing the
+    table one seq behind where it is, as when another seat's move lands
+    between a press and its arrival: the move goes out with a stale
+    ``expected_seq``. Both in one script, so no frame comes in between."""
     at = seq(page)
-    page.evaluate("window.cardroom.client.seq -= 1")
+    page.evaluate(
+        """type => {
+          const client = window.cardroom.client;
+          const action = client.legal.find((a) => a.type === type);
+          client.seq -= 1;
+          window.cardroom.act(action);
+        }""",
+        action_type,
+    )
     return at
 
 
@@ -98,7 +106,6 @@ def test_a_knock_answer_overtaken_by_another_seat_is_sent_again(
     sign_up(person)
     create_table(person.page, "allegra", 3, {"rounds": 3})
     page = person.page
-    pass_button = page.get_by_role("button", name="Pass", exact=True)
     for _ in range(200):
         assert wait_turn(page) == "turn", "the match ended before a knock window"
         view = page.evaluate("window.cardroom.client.view")
@@ -110,8 +117,7 @@ def test_a_knock_answer_overtaken_by_another_seat_is_sent_again(
     else:
         raise AssertionError("no knock window for this seat in 200 moves")
 
-    at = _one_behind(page)
-    pass_button.click()
+    at = _act_one_behind(page, "pass")
 
     move_done(page, at)  # the answer went through: no refusal shown
     events = page.request.get(
@@ -133,15 +139,13 @@ def test_a_stale_move_outside_a_shared_window_asks_to_choose_again(
     page = person.page
     assert wait_turn(page) == "turn"
     hand = _hand(page)
-    at = _one_behind(page)
-
-    alkort_move(page)
+    at = _act_one_behind(page, "pass")  # keep the hand, in the exchange
 
     refusal = page.locator("#refusal")
     refusal.wait_for(state="visible")
     assert refusal.text_content() == (
         "The table moved on before your move arrived: here it is now, choose again."
     )
-    assert seq(page) == at
+    page.wait_for_selector(f"#table-page[data-seq='{at}']")  # caught up, unmoved
     assert _hand(page) == hand
     assert page.get_attribute("#table-page", "data-myturn") == "1"
