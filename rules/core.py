@@ -25,11 +25,13 @@ work generically (a game lives in ``rules/<game>/`` and exposes ``GAME``):
   (secret), "decks" (secret: given decks)}``; the last is
   ``"<game>.match_ended"`` with ``{"outcome": {...}, "seed": <seed text>}``.
 - Every deal event carries ``"deck"`` (the full order produced, top first;
-  secret) and ``"shuffle"`` (``k`` from :meth:`Chance.next_deal`, or null for a
-  given deck). A mid-match reshuffle carries ``"reshuffle": true``,
-  ``"shuffle"``, ``"deck"`` and ``"shuffled_from"``. The state holds a
-  :class:`rules.dealing.Chance` (never shown in a view) advanced in ``evolve``
-  by ``Chance.after(payload)``.
+  secret) and ``"shuffle"`` (the key from :meth:`Chance.next_deal`: the int
+  ``j`` for deal ``j`` of the match, counted from 0 with given decks included,
+  or null for a given deck). A mid-match reshuffle carries
+  ``"reshuffle": true``, ``"shuffle"`` (the key from :meth:`Chance.reshuffle`:
+  ``"r0"``, ``"r1"``, … in the order of the match's reshuffles), ``"deck"``
+  and ``"shuffled_from"``. The state holds a :class:`rules.dealing.Chance`
+  (never shown in a view) advanced in ``evolve`` by ``Chance.after(payload)``.
 - ``redact`` always strips :data:`SECRET_KEYS` (:func:`strip_secrets`) plus
   whatever the seat may not see. ``view`` includes at least ``game``,
   ``players``, ``options``, ``seat``, ``phase``, ``to_act``, ``outcome``.
@@ -374,10 +376,13 @@ class Game(ABC, Generic[S]):
     ) -> dict[str, Any]:
         """Re-derive every shuffle of a finished match from its revealed seed.
 
-        Deal and reshuffle events carry ``shuffle`` (the index ``k`` of the
-        shuffle in the match, or null when a given deck was used) and ``deck``
-        (the order produced, top first); a reshuffle also carries
-        ``shuffled_from`` (the cards in the order they were gathered).
+        Deal and reshuffle events carry ``shuffle`` (the shuffle's key: an int
+        for a deal, a string such as ``"r0"`` for a reshuffle, or null when a
+        given deck was used) and ``deck`` (the order produced, top first); a
+        reshuffle also carries ``shuffled_from`` (the cards in the order they
+        were gathered). Each key is re-derived as recorded, so matches recorded
+        with an earlier numbering verify too; a key used twice in one match is
+        a problem (two shuffles from one byte stream are correlated).
         """
         from rules import dealing
 
@@ -398,17 +403,30 @@ class Game(ABC, Generic[S]):
             problems.append("The revealed seed does not match the published SHA-256")
         options = start.get("options", {})
         checked = 0
+        used: dict[str, int] = {}
         for i, event in enumerate(events):
             p = event.payload
             if "deck" not in p or "shuffle" not in p:
                 continue
-            if p["shuffle"] is None:
+            k = p["shuffle"]
+            if k is None:
                 problems.append(f"Event {i + 1} dealt a given deck, not a shuffle")
                 continue
-            source = p.get("shuffled_from") or self.standard_deck(options)
-            if dealing.shuffle(source, seed, p["shuffle"]) != list(p["deck"]):
+            try:
+                key = dealing.shuffle_key_text(k)
+            except TypeError:
+                problems.append(f"Event {i + 1} ({event.type}) has a bad shuffle {k!r}")
+                continue
+            if key in used:
                 problems.append(
-                    f"Event {i + 1} ({event.type}) does not match shuffle {p['shuffle']}"
+                    f"Event {i + 1} ({event.type}) reuses shuffle {k!r} "
+                    f"of event {used[key]}"
+                )
+            used.setdefault(key, i + 1)
+            source = p.get("shuffled_from") or self.standard_deck(options)
+            if dealing.shuffle(source, seed, k) != list(p["deck"]):
+                problems.append(
+                    f"Event {i + 1} ({event.type}) does not match shuffle {k!r}"
                 )
             checked += 1
         return {"ok": not problems, "checked": checked, "problems": problems}

@@ -242,7 +242,9 @@ def _replenish(
 ) -> tuple[Event, tuple[Card, ...]]:
     """D-10: the discard pile goes under the stock (shuffled with the option).
 
-    Returns the event and the stock it leaves; ``evolve`` advances the chance.
+    A shuffled pile is the match's next reshuffle (key ``"r<m>"``, never a
+    deal's: ``rules/dealing.py``). Returns the event and the stock it leaves;
+    ``evolve`` advances the chance.
     """
     payload: dict[str, Any] = {"recycled": list(pile)}
     if state.rules.replenish_shuffle:
@@ -325,7 +327,11 @@ def _end_deal(
 
 
 def deal_events(state: AlagerState) -> list[Event]:
-    """Deal the next deal (§5); a dealt special hand ends it at once (D-7a, D-8)."""
+    """Deal the next deal (§5); a dealt special hand ends it at once (D-7a, D-8).
+
+    Deal ``j`` of the match (``deal - 1``, given decks counted) is the given
+    deck or the shuffle with key ``j`` (§5 step 1).
+    """
     rules = state.rules
     deck, k, _ = state.chance.next_deal(deck_for(rules.deck))
     if state.last_deal is None:

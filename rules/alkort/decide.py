@@ -246,7 +246,10 @@ def deal_from(deck: Sequence[str], players: int, forehand: int) -> list[list[str
 
 
 def cards_dealt(match: Match, number: int, dealer: int) -> Event:
-    """The deal event for deal ``number`` (1-based), with the next deck."""
+    """The deal event for deal ``number`` (1-based), with the next deck.
+
+    B2: the deck is given, or the match's shuffle with key ``number - 1``.
+    """
     deck, k, _ = match.chance.next_deal(DECK)
     players = match.players
     forehand = (dealer + 1) % players

@@ -193,6 +193,7 @@ def _draw(
             raise IllegalAction(
                 "The draw pile is empty and there are no discards to reshuffle"
             )
+        # §11: the match's next reshuffle, key "r<m>" (never a deal's key).
         deck, k, _ = state.chance.reshuffle(gathered)
         events.append(
             Event(

@@ -27,7 +27,15 @@ from rules.allegra.options import (
 )
 from rules.allegra.rounds import deal_event
 from rules.allegra.state import AllegraState
-from rules.core import Action, Event, Game, MalformedAction, Option, Seat
+from rules.core import (
+    Action,
+    Event,
+    Game,
+    InvalidOptions,
+    MalformedAction,
+    Option,
+    Seat,
+)
 
 
 class AllegraGame(Game[AllegraState]):
@@ -44,8 +52,25 @@ class AllegraGame(Game[AllegraState]):
     # -- setup
 
     def player_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
-        """Seats allowed: ``first_player`` must exist, the deck must suffice."""
+        """2 to 6 players, as far as the deck suffices (``first_player`` is
+        checked in :meth:`resolve_options`)."""
         return player_range(options)
+
+    def validate_players(
+        self, players: object, options: Mapping[str, Any] | None = None
+    ) -> int:
+        """As every game checks it, but a custom deck too small for the table
+        is named as such, not as an empty range of player counts."""
+        try:
+            return super().validate_players(players, options)
+        except InvalidOptions:
+            if isinstance(players, int) and 2 <= players <= 6:
+                size = len(self.standard_deck(self.validate_options(options)))
+                raise InvalidOptions(
+                    f"The deck has {size} cards; {players} players need at least "
+                    f"{12 * players + 1} (12 each and one to start the discard pile)"
+                ) from None
+            raise
 
     def standard_deck(self, options: Mapping[str, Any]) -> list[int]:
         """The unshuffled deck of these options, ascending by value."""

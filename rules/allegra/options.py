@@ -204,9 +204,11 @@ def _deck(deck: str, composition: tuple[int, ...] | None) -> tuple[int, ...]:
 def resolve(options: Mapping[str, Any], players: int) -> dict[str, Any]:
     """Check the options against the player count and fill the derived limit."""
     options = dict(options)
-    if options["first_player"] >= players:
+    first = options["first_player"]
+    if first >= players:
         raise InvalidOptions(
-            f"Option 'first_player' must be a seat of the match (0 to {players - 1})"
+            f"Option 'first_player' {first} is not a seat of a {players}-player "
+            f"match (seats 0 to {players - 1})"
         )
     size = len(standard_deck_for(Rules.from_options(options)))
     if size < 12 * players + 1:
@@ -220,6 +222,11 @@ def resolve(options: Mapping[str, Any], players: int) -> dict[str, Any]:
 
 
 def player_range(options: Mapping[str, Any]) -> tuple[int, int]:
-    """Seats allowed by these options: first_player must exist, the deck must suffice."""
+    """Player counts these options allow: 2 up to what the deck deals (12 each
+    and one to start the discard pile), at most 6.
+
+    ``first_player`` is checked against the count in :func:`resolve`, so that
+    a seat beyond the table is refused by name, not as a player count.
+    """
     size = len(standard_deck_for(Rules.from_options(options)))
-    return max(2, options["first_player"] + 1), min(6, (size - 1) // 12)
+    return 2, min(6, (size - 1) // 12)

@@ -165,7 +165,7 @@ def end_of_round(
 def deal_event(
     players: int, rules: Rules, chance: Chance, round_no: int, start: int
 ) -> Event:
-    """§5: the next deck (given or shuffled from the seed), dealt as recorded."""
+    """§5: the next deck (given, or the shuffle with key ``round_no - 1``)."""
     deck, k, _ = chance.next_deal(standard_deck_for(rules))
     return Event(
         ev.ROUND_DEALT,

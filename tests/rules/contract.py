@@ -4,8 +4,10 @@
 among ``legal_actions``, and checks at every step what docs/rules-api.md and docs/architecture.md (hidden information)
 promise: legal actions exist until the outcome is set, every legal action is
 accepted, replay equals the live state, every card is accounted for exactly once,
-events, views and states survive a JSON round trip, and no seat's payloads change
-when the cards it cannot see are reshuffled (no hidden-information leak). Each
+events, views and states survive a JSON round trip, every shuffle verifies and
+has its documented key (deal ``j`` key ``j``, reshuffle ``m`` key ``"r<m>"``),
+and no seat's payloads change when the cards it cannot see are reshuffled (no
+hidden-information leak). Each
 game's own ``test_contract.py`` calls it with its player counts and options.
 """
 
@@ -75,6 +77,23 @@ def check_no_leak(
 
 def _players(events: list[Event]) -> int:
     return int(events[0].payload["players"])
+
+
+def check_shuffle_keys(events: list[Event]) -> None:
+    """Deal ``j`` of the match (from 0) has shuffle key ``j``; the ``m``-th
+    reshuffle has ``"r<m>"`` (``rules/dealing.py``), so no two shuffles of a
+    match share a byte stream."""
+    deals = reshuffles = 0
+    for event in events:
+        p = event.payload
+        if "shuffle" not in p:
+            continue
+        if p.get("reshuffle"):
+            assert p["shuffle"] == f"r{reshuffles}", (event.type, p["shuffle"])
+            reshuffles += 1
+        else:
+            assert p["shuffle"] == deals, (event.type, p["shuffle"], deals)
+            deals += 1
 
 
 def check_playouts(
@@ -155,6 +174,7 @@ def check_playouts(
         check_no_leak(game, events, state, rng, secret)
         report = game.verify(events)
         assert report["ok"], report
+        check_shuffle_keys(events)
         outcome = game.outcome(state)
         assert outcome is not None and set(outcome) >= {"scores", "places", "winners"}
         assert len(outcome["scores"]) == players and len(outcome["places"]) == players

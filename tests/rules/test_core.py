@@ -59,21 +59,83 @@ def test_shuffle_matches_the_documented_algorithm():
         return out
 
     deck = cards.deck52()
-    for seed, k in [(7, 0), ("abc", 3), (0, 11)]:
+    # Deal keys are ints, reshuffle keys the text "r<m>" (f"{seed}:r0:{c}").
+    for seed, k in [(7, 0), ("abc", 3), (0, 11), (7, "r0"), ("abc", "r12")]:
         assert dealing.shuffle(deck, seed, k) == reference(deck, seed, k)
     assert dealing.shuffle(deck, 7, 0) != dealing.shuffle(deck, 7, 1)
-    # A golden value, so that the algorithm never changes by accident.
+    assert dealing.shuffle(deck, 7, "r0") != dealing.shuffle(deck, 7, 0)
+    # Golden values, so that the algorithm never changes by accident.
     assert dealing.shuffle(list(range(10)), 7, 0) == [3, 4, 7, 5, 0, 9, 6, 2, 1, 8]
+    assert dealing.shuffle(list(range(10)), 7, "r0") == [0, 6, 4, 3, 5, 1, 9, 7, 8, 2]
+
+
+def test_a_shuffle_key_is_an_int_or_a_string():
+    assert dealing.shuffle_key_text(3) == "3"
+    assert dealing.shuffle_key_text("r3") == "r3"
+    assert dealing.reshuffle_key(0) == "r0"
+    for bad in (True, None, 1.0, ["r0"]):
+        with pytest.raises(TypeError, match="shuffle key"):
+            dealing.shuffle([1, 2, 3], "s", bad)
 
 
 def test_chance_uses_given_decks_then_the_seed():
     chance = dealing.Chance(seed="s", decks=(("AS", "KS"),))
     deck, k, chance = chance.next_deal(["2C", "3C"])
     assert (deck, k) == (["AS", "KS"], None)
+    # The given deck was deal 0, so the next deal is deal 1: key 1.
     deck, k, chance = chance.next_deal(cards.deck52())
-    assert k == 0 and deck == dealing.shuffle(cards.deck52(), "s", 0)
-    again, k2, _ = chance.reshuffle(["2C", "3C", "4C"])
-    assert k2 == 1 and sorted(again) == ["2C", "3C", "4C"]
+    assert k == 1 and deck == dealing.shuffle(cards.deck52(), "s", 1)
+    again, k2, chance = chance.reshuffle(["2C", "3C", "4C"])
+    assert k2 == "r0" and sorted(again) == ["2C", "3C", "4C"]
+    assert again == dealing.shuffle(["2C", "3C", "4C"], "s", "r0")
+    # A reshuffle does not move the deal keys; reshuffles count on their own.
+    deck, k, chance = chance.next_deal(cards.deck52())
+    assert k == 2 and deck == dealing.shuffle(cards.deck52(), "s", 2)
+    _, k3, chance = chance.reshuffle(["2C", "3C"])
+    assert k3 == "r1"
+    assert (chance.deals, chance.reshuffles, chance.legacy) == (3, 2, None)
+
+
+def test_chance_after_follows_the_recorded_events():
+    """``after`` (replay) ends where ``next_deal``/``reshuffle`` (decide) end."""
+    live = dealing.Chance(seed="s", decks=(("AS",),))
+    replayed = live
+    for step in ["deal", "deal", "reshuffle", "reshuffle", "deal", "reshuffle"]:
+        if step == "deal":
+            _, k, live = live.next_deal(cards.deck52())
+            replayed = replayed.after({"shuffle": k})
+        else:
+            _, k, live = live.reshuffle(["2C", "3C"])
+            replayed = replayed.after({"reshuffle": True, "shuffle": k})
+        assert replayed == live
+    assert (live.deals, live.reshuffles, live.legacy) == (3, 3, None)
+
+
+def test_chance_after_an_old_reshuffle_keeps_the_old_counter():
+    """Recorded with one counter for seeded deals and reshuffles (earlier
+    engines): deal k0, reshuffle 1, deal k2. The match goes on with that
+    counter, so its next shuffles (3, 4) reuse none of its streams."""
+    chance = dealing.Chance(seed="s")
+    chance = chance.after({"shuffle": 0})
+    assert chance.legacy is None
+    chance = chance.after({"reshuffle": True, "shuffle": 1})
+    assert chance.legacy == 2
+    chance = chance.after({"shuffle": 2})
+    assert (chance.deals, chance.reshuffles, chance.legacy) == (2, 1, 3)
+    _, k, chance = chance.reshuffle(["2C", "3C"])
+    deck, k2, chance = chance.next_deal(cards.deck52())
+    assert (k, k2) == (3, 4) and deck == dealing.shuffle(cards.deck52(), "s", 4)
+    # Replaying those new events keeps the same counter.
+    again = dealing.Chance(seed="s")
+    for payload in [
+        {"shuffle": 0},
+        {"reshuffle": True, "shuffle": 1},
+        {"shuffle": 2},
+        {"reshuffle": True, "shuffle": 3},
+        {"shuffle": 4},
+    ]:
+        again = again.after(payload)
+    assert again == chance
 
 
 def test_normalise_decks_accepts_one_or_many():

@@ -159,7 +159,7 @@ def test_replenish_shuffle_hides_the_order_and_is_verifiable():
         m.act(seat, {"type": "draw", "discard": card})
     new = m.act(4, {"type": "draw", "discard": "3H"})
     replenished = new[1].payload
-    assert replenished["reshuffle"] is True and replenished["shuffle"] == 0
+    assert replenished["reshuffle"] is True and replenished["shuffle"] == "r0"
     assert replenished["recycled"] == [
         "2S",
         "3H",

@@ -391,10 +391,30 @@ def test_malformed_actions_are_rejected(action, error, message):
     [
         (1, {}, "Allegra is played by 2 to 6 players, not 1"),
         (7, {}, "Allegra is played by 2 to 6 players, not 7"),
-        (2, {"first_player": 2}, "played by 3 to 6 players"),
+        (
+            2,
+            {"first_player": 2},
+            r"Option 'first_player' 2 is not a seat of a 2-player match \(seats 0 to 1\)",
+        ),
+        (
+            3,
+            {"first_player": 5},
+            r"Option 'first_player' 5 is not a seat of a 3-player match \(seats 0 to 2\)",
+        ),
+        (7, {"first_player": 5}, "Allegra is played by 2 to 6 players, not 7"),
         (3, {"deck": "mini"}, "Option 'deck' must be one of"),
         (3, {"knockMinPlayers": 3}, "Unknown option 'knockMinPlayers'"),
-        (3, {"deck_composition": [1] * 30}, "played by 2 to 2 players, not 3"),
+        (
+            3,
+            {"deck_composition": [1] * 30},
+            r"^The deck has 30 cards; 3 players need at least 37 \(12 each and one "
+            r"to start the discard pile\)$",
+        ),
+        (
+            2,
+            {"deck_composition": [1] * 24},
+            r"^The deck has 24 cards; 2 players need at least 25 ",
+        ),
         (2, {"max_turns_per_round": -1}, "must be at least 0"),
         (2, {"triple_cards_to": "outOfPlay"}, "must be one of"),
     ],
