@@ -147,3 +147,50 @@ def test_the_cached_state_becomes_text_and_back_with_its_values() -> None:
         executor.migrate([latest])
     assert _state_column() == ("text", states)
     assert [t.state for t in Table.objects.order_by("pk")] == states
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(120)
+def test_a_cached_state_takes_the_new_shuffle_numbering_and_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """0008: a state cached under the old single counter (a match that has
+    reshuffled under it) becomes exactly what replaying its events now gives,
+    and a state of the new shape survives the round trip unchanged."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    import rules
+    from games.models import Table
+    from tests.accounts.factories import UserFactory
+    from tests.rules.alager.test_shuffles import record_the_old_way
+
+    game = rules.get_game("alager")
+    old = record_the_old_way(monkeypatch, until_deals=2)
+    old_state = game.dump_state(old.state)
+    assert "shuffles" in old_state["chance"]
+    replayed = game.replay(old.events)
+    assert replayed.chance.legacy is not None
+    fresh = game.dump_state(game.replay(game.start(3, {}, seed="new")))
+    user = UserFactory()
+    ids = [
+        Table.objects.create(game="alager", players=n, created_by=user).pk
+        for n in (2, 3)
+    ]
+    with connection.cursor() as cursor:
+        for table_id, state in zip(ids, (old_state, fresh), strict=True):
+            cursor.execute(
+                "UPDATE games_table SET state = %s WHERE id = %s",
+                [json.dumps(state), table_id],
+            )
+    executor = MigrationExecutor(connection)
+    latest = next(n for n in executor.loader.graph.leaf_nodes() if n[0] == "games")
+    executor.migrate([("games", "0008_table_state_shuffle_keys")])
+    executor = MigrationExecutor(connection)
+    executor.migrate([("games", "0007_table_state_text")])
+    executor = MigrationExecutor(connection)
+    executor.migrate([latest])
+
+    upgraded, kept = (Table.objects.get(pk=pk).state for pk in ids)
+    assert game.load_state(upgraded) == replayed
+    assert kept == fresh

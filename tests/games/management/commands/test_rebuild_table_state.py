@@ -77,6 +77,24 @@ def test_a_wrong_cache_is_reported_by_check_and_replaced_otherwise() -> None:
     assert fixed.seq == table.seq
 
 
+def test_a_cache_of_an_older_shape_is_replaced_not_a_crash() -> None:
+    """A state class that changed shape leaves caches that no longer load:
+    they differ from the events, and a rebuild replaces them."""
+    table = table_started(seating=["random", "random"], creator=UserFactory())
+    state = dict(table.state)
+    state["no_such_field"] = state.pop("match")
+    Table.objects.filter(pk=table.pk).update(state=state)
+
+    with pytest.raises(CommandError):
+        _run(str(table.pk), "--check")
+    assert _run(str(table.pk)) == [
+        f"Table {table.pk}: cached state replaced from {table.seq} events"
+    ]
+    game = rules.get_game("alkort")
+    fixed = Table.objects.get(pk=table.pk).state
+    assert game.load_state(fixed) == game.replay(event_store.load_events(table))
+
+
 def test_all_checks_every_started_table() -> None:
     one = table_started(seating=["random", "random"], creator=UserFactory())
     two = table_started(seating=["basic", "basic"], creator=UserFactory())
