@@ -22,6 +22,7 @@ import rules
 from games import selectors
 from games.errors import TableError
 from games.routing import websocket_urlpatterns
+from tournaments import selectors as tournament_selectors
 from web.replay import replay_frames as frames_build
 from web.rules_docs import rules_html
 
@@ -201,7 +202,13 @@ def tournaments(request: HttpRequest) -> HttpResponse:
     return _page(request, "tournaments.html", "tournaments")
 
 
+@friendly_404
 @ensure_csrf_cookie
 def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """One tournament: standings and rounds with links to their tables."""
+    """One tournament: standings and rounds with links to their tables; the
+    404 page for one that does not exist or is still a draft, as the API."""
+    try:
+        tournament_selectors.tournament_get(tournament_id=tournament_id)
+    except TableError as exc:
+        raise Http404(exc.message) from exc
     return _page(request, "tournament.html", "tournament", tournament_id=tournament_id)

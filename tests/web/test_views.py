@@ -4,6 +4,8 @@ import pytest
 from django.test import Client
 
 from tests.accounts.factories import UserFactory
+from tests.tournaments.factories import TournamentFactory
+from tournaments.choices import TournamentStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -17,13 +19,14 @@ pytestmark = pytest.mark.django_db
         ("/leaderboards/alager/", "web/js/stats-pages.js"),
         ("/games/alkort/", "web/js/stats-pages.js"),
         ("/tournaments/", "web/js/tournaments.js"),
-        ("/tournaments/3/", "web/js/tournaments.js"),
+        ("/tournaments/{tournament}/", "web/js/tournaments.js"),
     ],
 )
 def test_page_loads_its_module_from_this_server(
     client: Client, path: str, module: str
 ) -> None:
-    response = client.get(path)
+    open_one = TournamentFactory(status=TournamentStatus.REGISTRATION)
+    response = client.get(path.format(tournament=open_one.pk))
 
     assert response.status_code == 200
     assert response["Content-Type"] == "text/html; charset=utf-8"
@@ -60,6 +63,19 @@ def test_unknown_game_is_a_friendly_html_404(client: Client, path: str) -> None:
     assert response.status_code == 404
     assert response["Content-Type"] == "text/html; charset=utf-8"
     assert b"There is no game called &#x27;chess&#x27;." in response.content
+
+
+def test_unknown_or_draft_tournament_is_a_friendly_html_404(client: Client) -> None:
+    draft = TournamentFactory()
+
+    for tournament_id in (draft.pk, 999999):
+        response = client.get(f"/tournaments/{tournament_id}/")
+
+        assert response.status_code == 404
+        assert response["Content-Type"] == "text/html; charset=utf-8"
+        assert (
+            f"Tournament {tournament_id} does not exist.".encode() in response.content
+        )
 
 
 def test_unknown_table_is_a_friendly_html_404(client: Client) -> None:

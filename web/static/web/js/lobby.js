@@ -28,17 +28,73 @@ function loginFirst() {
   window.location.assign(`/accounts/login/?next=${encodeURIComponent(location.pathname)}`);
 }
 
-function optionInput(name, spec) {
+// The options' names in words (the API's names are snake_case identifiers).
+const OPTION_LABELS = {
+  deck: "Deck",
+  hori_enabled: "Hoří",
+  deal_pattern: "Dealing",
+  a1_discard_to: "A card discarded when drawing goes to",
+  replenish_shuffle: "Shuffle the recycled discards",
+  konec_after_exchange: "Exchange and knock in one turn",
+  konec_min_round: "Knocking allowed from round",
+  tie_rule: "Tied lowest hands",
+  knocker_lowest_penalty: "Knocker's points when lowest",
+  allow_negative_penalties: "Penalty points below zero",
+  end_mode: "End of the match",
+  penalty_limit: "Penalty limit",
+  num_deals: "Number of deals",
+  dealer_rule: "Next dealer",
+  first_dealer: "First dealer",
+  max_turns_per_deal: "Turn limit per deal",
+  target: "Points to win",
+  lead_rule: "Who leads each trick",
+  seven_rule: "Unbeatable sevens",
+  partner_reveal: "Partners show each other a card",
+  play_out_all_tricks: "Play out all nine tricks",
+  rounds: "Rounds",
+  deck_composition: "Custom deck",
+  first_player: "First player",
+  knock_min_players: "Knocking with at least … players",
+  long_run_rule: "Runs of 4–5 equal cards",
+  triple_cards_to: "Removed triples go to",
+  remove_triples_on_final_reveal: "Remove triples in the final reveal",
+  tie_counts_as_lowest: "A trigger tied for lowest counts as lowest",
+  double_only_positive: "Double only a positive score",
+  trigger_mode: "Who can end a round",
+  next_round_start: "Later rounds start with",
+  game_tie_break: "Tied totals",
+  max_turns_per_round: "Turn limit per round",
+};
+// Options whose value is a seat: offered as the table's seats, numbered from
+// 1 as the table page numbers them (the API counts from 0).
+const SEAT_OPTIONS = new Set(["first_dealer", "first_player"]);
+
+function optionLabel(name) {
+  const words = name.replaceAll("_", " ");
+  return OPTION_LABELS[name] || words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+// The rules' descriptions say "null" for a value left out: the form's empty box.
+function optionHint(spec) {
+  return (spec.description || "").replace(/\bnull\b/g, "empty");
+}
+
+function optionInput(name, spec, players) {
   const id = `opt-${name}`;
-  const label = name.replaceAll("_", " ");
+  const label = optionLabel(name);
   let input;
   if (spec.type === "bool") {
     input = el("input", { type: "checkbox", id, name, checked: spec.default === true });
     return el("div", { class: "option" },
       el("label", { class: "check", for: id }, input, ` ${label}`),
-      el("p", { class: "hint" }, spec.description || ""));
+      el("p", { class: "hint" }, optionHint(spec)));
   }
-  if (spec.choices) {
+  if (SEAT_OPTIONS.has(name) && spec.type === "int") {
+    input = el("select", { id, name },
+      Array.from({ length: players }, (_, seat) => el("option", {
+        value: String(seat), selected: seat === spec.default,
+      }, `Seat ${seat + 1}${seat === spec.default ? " (default)" : ""}`)));
+  } else if (spec.choices) {
     input = el("select", { id, name },
       spec.choices.map((choice) => el("option", {
         value: String(choice), selected: choice === spec.default,
@@ -54,7 +110,7 @@ function optionInput(name, spec) {
   input.dataset.kind = spec.type;
   return el("div", { class: "option" },
     el("label", { for: id }, label, input),
-    el("p", { class: "hint" }, spec.description || ""));
+    el("p", { class: "hint" }, optionHint(spec)));
 }
 
 function readOptions(game) {
@@ -83,7 +139,23 @@ function fillGameForm() {
     el("option", { value: n, selected: n === QUICK[game.name].players }, `${n} players`)));
   levelSelect.replaceChildren(...game.bot_levels.map((level) =>
     el("option", { value: level, selected: level === "basic" }, level)));
-  optionsBox.replaceChildren(...Object.entries(game.options).map(([n, s]) => optionInput(n, s)));
+  fillOptions();
+}
+
+// The seat options follow the number of players chosen.
+function reseatOptions() {
+  const game = catalogue[gameSelect.value];
+  const players = Number(playersSelect.value);
+  for (const name of SEAT_OPTIONS) {
+    const old = document.getElementById(`opt-${name}`);
+    if (old && game.options[name]) old.closest(".option").replaceWith(optionInput(name, game.options[name], players));
+  }
+}
+
+function fillOptions() {
+  const game = catalogue[gameSelect.value];
+  const players = Number(playersSelect.value);
+  optionsBox.replaceChildren(...Object.entries(game.options).map(([n, s]) => optionInput(n, s, players)));
 }
 
 async function tableOpen({ game, players, options, rated, timeControl, fill, level }) {
@@ -147,7 +219,7 @@ let status = "lobby";
 
 function seatsText(table) {
   return table.seats.map((seat) => seat.username
-    ? (seat.is_bot ? `🤖 ${seat.bot_level}` : seat.username)
+    ? (seat.is_bot ? `${seat.bot_level} bot` : seat.username)
     : "open seat").join(" · ");
 }
 
@@ -218,6 +290,7 @@ games().then((byName) => {
   gameSelect.replaceChildren(...Object.values(byName).map((game) =>
     el("option", { value: game.name }, game.title)));
   gameSelect.addEventListener("change", fillGameForm);
+  playersSelect.addEventListener("change", reseatOptions);
   fillGameForm();
 }).catch((err) => showError(errorBox, err.message));
 

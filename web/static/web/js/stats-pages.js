@@ -146,6 +146,12 @@ function firstPlayerTable(byPlayers) {
         el("td", {}, show("first_player_average_place", row.first_player_average_place))))))));
 }
 
+// A phone: charts are drawn on a narrower canvas, so that their text, scaled
+// to the screen with the drawing, stays legible.
+function narrow() {
+  return window.innerWidth < 600;
+}
+
 async function historyChart(username, game) {
   const history = results(await maybe(`/api/stats/players/${encodeURIComponent(username)}/ratings/${game}/`));
   if (!history.length) return emptyState("No rated matches yet.");
@@ -159,7 +165,12 @@ async function historyChart(username, game) {
     };
   });
   return el("div", {},
-    lineChart(points, { title: `${game} rating history of ${username}`, yLabel: "rating (μ − 3σ); band up to μ" }),
+    lineChart(points, {
+      title: `${game} rating history of ${username}`,
+      yLabel: "rating (μ − 3σ); band up to μ",
+      width: narrow() ? 360 : 640,
+      height: narrow() ? 240 : 220,
+    }),
     el("p", { class: "hint" }, "Each point is a rated match; the shaded band reaches up to μ, the skill estimate before the caution margin."));
 }
 
@@ -219,13 +230,13 @@ async function leaderboard() {
     main.replaceChildren(el("section", { class: "panel" }, emptyState("No rated players yet: play a rated match to appear here.")));
     return;
   }
-  main.replaceChildren(el("section", { class: "panel" }, el("table", { class: "scores", id: "leaderboard" },
+  main.replaceChildren(el("section", { class: "panel" }, el("div", { class: "table-scroll" }, el("table", { class: "scores", id: "leaderboard" },
     el("thead", {}, el("tr", {}, ["#", "Player", "Rating", "μ", "σ", "Matches"].map((h) => el("th", {}, h)))),
     el("tbody", {}, rows.map((row, i) => el("tr", {},
       el("td", {}, String(row.rank ?? i + 1)),
       el("th", {}, el("a", { href: `/players/${encodeURIComponent(row.username)}/` }, row.username)),
       el("td", {}, fmt(row.display)), el("td", {}, fmt(row.mu)), el("td", {}, fmt(row.sigma)),
-      el("td", {}, fmt(row.matches))))))));
+      el("td", {}, fmt(row.matches)))))))));
 }
 
 async function gameStats() {
@@ -249,7 +260,7 @@ async function gameStats() {
         barChart(ordered(totals).map(([key, value]) => ({ label: (TOTAL_LABELS[game] || {})[key] || labelOf(key, game), value })), {
           title: `${data.title || game}: totals over every match`,
           // Narrower on a phone, so its labels stay readable when scaled down.
-          width: window.innerWidth < 600 ? 420 : 640,
+          width: narrow() ? 420 : 640,
         }))
       : null,
     countedNote(data.computed_through),

@@ -97,7 +97,7 @@ function renderSeats(ctx) {
     const info = presence[seat.seat];
     let dot = null;
     if (seat.is_bot) dot = el("span", { class: "dot bot", title: `house bot, level ${seat.bot_level}` }, "bot");
-    else if (info) {
+    else if (info && seat.username) {
       const state = !info.connected ? "offline" : info.away ? "away" : "online";
       dot = el("span", { class: `dot ${state}`, title: state, "aria-label": state });
     }

@@ -6,11 +6,20 @@ import { cardBack, cardText } from "../cards.js";
 import { actionButton, cardButton, legalOf, resultTable, scoreTable, waitingFor } from "./common.js";
 
 const KINDS = { muk: "muk (the first five tricks)", stroke: "a stroke", simple: "a simple win" };
+// The same, short, for the deals table.
+const KIND_NAMES = { muk: "muk", stroke: "stroke", simple: "simple win" };
 
 export function sideName(ctx, side) {
   const v = ctx.view;
-  if (v.players === 4) return side === 0 ? "North–South" : "East–West";
-  return ctx.names(v.sides[side][0]);
+  if (v.players === 2) return ctx.names(v.sides[side][0]);
+  const name = side === 0 ? "North–South" : "East–West";
+  return ctx.seat !== null && ctx.seat !== undefined && v.sides[side].includes(ctx.seat)
+    ? `${name} (your side)` : name;
+}
+
+// A side's verb: one player "wins", a partnership "win".
+function verb(ctx, word) {
+  return ctx.view.players === 2 ? `${word}s` : word;
 }
 
 function sideOf(v, seat) {
@@ -84,7 +93,8 @@ function board(ctx) {
   const keepable = new Map(keeps.map((a) => [a.keep, a]));
   const felt = el("div", { class: `felt alkort-felt p${v.players}` },
     ...Object.entries(spots).map(([where, seat]) => playerBox(ctx, seat, where)),
-    el("div", { class: "felt-centre" }, v.trick.length ? "" : v.phase === "exchange" ? "Exchange" : `Trick ${v.tricks.length + 1}`));
+    el("div", { class: "felt-centre" }, v.trick.length ? "" : v.phase === "exchange" ? "Exchange"
+      : v.outcome || v.tricks.length >= 9 ? "" : `Trick ${v.tricks.length + 1}`));
   const parts = [scoreboard(ctx), felt];
   const info = exchangeInfo(ctx);
   if (info) parts.push(info);
@@ -145,8 +155,8 @@ function describe(event, ctx) {
       const side = v && v.players === 4 ? sideName(ctx, p.side) : ctx.names(p.seat);
       return `Trick ${p.trick} to ${side}${v && v.players === 4 ? ` (${ctx.names(p.seat)})` : ""}.`;
     }
-    case "alkort.deal_scored": return `Deal ${p.deal}: ${sideName(ctx, p.side)} score ${p.points} for ${KINDS[p.kind] || p.kind} (tricks ${p.tricks.join("–")}); match ${p.scores.join("–")}.`;
-    case "alkort.match_ended": return `Match over: ${p.outcome.winners.map((s) => ctx.names(s)).join(" and ")} win.`;
+    case "alkort.deal_scored": return `Deal ${p.deal}: ${sideName(ctx, p.side)} ${verb(ctx, "score")} ${p.points} for ${KINDS[p.kind] || p.kind} (tricks ${p.tricks.join("–")}); match ${p.scores.join("–")}.`;
+    case "alkort.match_ended": return `Match over: ${p.outcome.winners.map((s) => ctx.names(s)).join(" and ")} ${p.outcome.winners.length > 1 ? "win" : "wins"}.`;
     default: return null;
   }
 }
@@ -160,7 +170,7 @@ function summary(ctx) {
   const results = ctx.view.results;
   if (!results.length) return null;
   const node = el("div", {}, scoreTable(["Deal", "Won by", "Points", "Tricks"], results.slice().reverse().map((r) => [
-    String(r.deal), sideName(ctx, r.side), `${r.points} (${r.kind})`, r.tricks.join("–"),
+    String(r.deal), sideName(ctx, r.side), `${r.points} · ${KIND_NAMES[r.kind] || r.kind}`, r.tricks.join("–"),
   ])));
   node.dataset.title = "Deals";
   return node;
@@ -169,7 +179,8 @@ function summary(ctx) {
 function outcomeLine(ctx) {
   const o = ctx.view.outcome;
   const side = sideOf(ctx.view, o.winners[0]);
-  return `${sideName(ctx, side)} win${ctx.view.players === 2 ? "s" : ""}, ${ctx.view.scores.join("–")}.`;
+  const scores = ctx.view.scores;
+  return `${sideName(ctx, side)} ${verb(ctx, "win")}, ${scores[side]}–${scores[1 - side]}.`;
 }
 
 function result(ctx) {

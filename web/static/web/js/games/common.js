@@ -49,11 +49,13 @@ export function cardList(cards) {
   return (cards || []).map(cardText).join(" ");
 }
 
+// A score table in a box of its own that scrolls sideways when the table is
+// wider than its panel (a long match's columns, a phone), so the page never does.
 export function scoreTable(headers, rows) {
-  return el("table", { class: "scores" },
+  return el("div", { class: "table-scroll" }, el("table", { class: "scores" },
     el("thead", {}, el("tr", {}, headers.map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, rows.map((row) => el("tr", {}, row.map((cell, i) =>
-      i === 0 ? el("th", { scope: "row" }, cell) : el("td", {}, cell))))));
+      i === 0 ? el("th", { scope: "row" }, cell) : el("td", {}, cell)))))));
 }
 
 export function placesText(ctx, outcome, unit) {
