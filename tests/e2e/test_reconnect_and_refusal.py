@@ -45,16 +45,22 @@ def test_close_the_page_mid_match_open_it_again_and_finish(player: Any) -> None:
     page.locator("dialog#result").wait_for(state="visible")
 
 
-@pytest.mark.timeout(120)
-def test_a_refused_move_shows_the_rules_message_and_changes_nothing(
-    player: Any,
-) -> None:
+def _alkort_turn(player: Any) -> Any:
+    """A person's page at their first turn of a two-player Alkort match
+    against a bot, expecting a refused move (Chromium logs its 4xx)."""
     person = player()
     person.expected_failures.append("/actions/")
     sign_up(person)
     create_table(person.page, "alkort", 2, {"target": 1})
-    page = person.page
-    assert wait_turn(page) == "turn"
+    assert wait_turn(person.page) == "turn"
+    return person.page
+
+
+@pytest.mark.timeout(120)
+def test_a_refused_move_shows_the_rules_message_and_changes_nothing(
+    player: Any,
+) -> None:
+    page = _alkort_turn(player)
     hand, at = _hand(page), seq(page)
     phase = page.request.get(page.url.replace("/tables/", "/api/tables/")).json()[
         "view"
@@ -132,12 +138,7 @@ def test_a_knock_answer_overtaken_by_another_seat_is_sent_again(
 def test_a_stale_move_outside_a_shared_window_asks_to_choose_again(
     player: Any,
 ) -> None:
-    person = player()
-    person.expected_failures.append("/actions/")
-    sign_up(person)
-    create_table(person.page, "alkort", 2, {"target": 1})
-    page = person.page
-    assert wait_turn(page) == "turn"
+    page = _alkort_turn(player)
     hand = _hand(page)
     at = _act_one_behind(page, "pass")  # keep the hand, in the exchange
 
