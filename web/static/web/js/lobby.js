@@ -74,9 +74,18 @@ function optionLabel(name) {
   return OPTION_LABELS[name] || words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-// The rules' descriptions say "null" for a value left out: the form's empty box.
+// The rules' descriptions are written for the API: "null" for a value left
+// out (the form's empty box), true/false for a box ticked or not, and values
+// by their names ("fixed_deals"), which the form shows in words.
 function optionHint(spec) {
-  return (spec.description || "").replace(/\bnull\b/g, "empty");
+  let text = (spec.description || "").replace(/\bnull\b/g, "empty");
+  if (spec.type === "bool") text = text.replace(/\bfalse\b/g, "unticked").replace(/\btrue\b/g, "ticked");
+  return valueWords(text);
+}
+
+function valueWords(text) {
+  return text.replace(/\b[a-z]+(?:_[a-z0-9]+)+\b/g, (name) => name.replaceAll("_", " "))
+    .replace(/\b([a-z]+)(\d+)\b/g, "$1 $2");
 }
 
 function optionInput(name, spec, players) {
@@ -98,7 +107,7 @@ function optionInput(name, spec, players) {
     input = el("select", { id, name },
       spec.choices.map((choice) => el("option", {
         value: String(choice), selected: choice === spec.default,
-      }, String(choice).replaceAll("_", " ") + (choice === spec.default ? " (default)" : ""))));
+      }, valueWords(String(choice)) + (choice === spec.default ? " (default)" : ""))));
   } else if (spec.type === "int") {
     input = el("input", {
       type: "number", id, name, min: spec.min, max: spec.max, step: 1,

@@ -36,7 +36,7 @@ const LABELS = {
   knocker_lowest_rate: "Share of Konec with the lowest hand",
   average_showdown_value: "Average hand at a showdown", showdowns: "Showdowns",
   alager: "Alager announced", hori: "Hoří announced",
-  tricks: "Tricks won", tricks_per_deal: "Tricks a deal", muk: "Deals won by múkur",
+  tricks: "Tricks won", tricks_per_deal: "Tricks a deal", muk: "Deals won by muk",
   strokes: "Deals won by a stroke", simple: "Simple wins", deal_points: "Deal points",
   stock_exchanges: "Stock exchanges", sevens_led: "Sevens led",
   rounds: "Rounds", average_round_score: "Average round score", times_doubled: "Rounds doubled",
@@ -102,12 +102,14 @@ function figureList(entries, game) {
 
 // How far the counting has got (every stats answer carries it): a line
 // under the figures, not a figure of its own.
+// How far the site's statistics have counted (the API's computed_through):
+// every finished table of the site, not only those of the page's player.
 function countedNote(through) {
   if (!through) return null;
   const parts = [];
   if (through.tables) {
     const latest = through.finished_at ? `, the latest finished ${timeAgo(through.finished_at)}` : "";
-    parts.push(`Counted from ${plural(through.tables, "finished table")}${latest}.`);
+    parts.push(`Up to date with the site's ${plural(through.tables, "finished table")}${latest}.`);
   }
   if (through.pending) parts.push(`${through.pending} more still being counted.`);
   return parts.length ? el("p", { class: "hint", id: "counted" }, parts.join(" ")) : null;

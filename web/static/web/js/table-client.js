@@ -10,6 +10,7 @@ const POLL_MS = 1200;
 const PING_MS = 20000;
 const ANSWER_MS = 8000;
 const CATCH_UP_MS = 2000;
+const RESENDS = 6;
 
 function commandId() {
   if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
@@ -256,19 +257,22 @@ export class TableClient extends EventTarget {
   // where several seats answer at once (Allegra's knock window) another
   // seat's answer moves the table's seq without changing anything this seat
   // decides on. A move refused as stale is then sent once more against the
-  // fresh seq, if it is still legal; any other stale refusal stands, and the
-  // player sees the table as it is now.
+  // fresh seq, if it is still legal (again, should yet another seat's answer
+  // overtake it: each of the others can, up to RESENDS tries in all); any
+  // other stale refusal stands, and the player sees the table as it is now.
   async act(action, sameDecision) {
-    const before = this.view;
-    const sentAt = this.seq;
-    try {
-      await this.actOnce(action);
-    } catch (err) {
-      if (err.code !== "stale" || !sameDecision) throw err;
-      await this.caughtUp(sentAt);
-      const still = this.legal.some((candidate) => sameAction(candidate, action));
-      if (!still || !sameDecision(before, this.view)) throw err;
-      await this.actOnce(action);
+    const asked = this.view; // the question the player answered
+    for (let attempt = 1; ; attempt += 1) {
+      const sentAt = this.seq;
+      try {
+        await this.actOnce(action);
+        return;
+      } catch (err) {
+        if (err.code !== "stale" || !sameDecision || attempt >= RESENDS) throw err;
+        await this.caughtUp(sentAt);
+        const still = this.legal.some((candidate) => sameAction(candidate, action));
+        if (!still || !sameDecision(asked, this.view)) throw err;
+      }
     }
   }
 

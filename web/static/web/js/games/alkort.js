@@ -152,10 +152,10 @@ function describe(event, ctx) {
     }
     case "alkort.card_played": return `${ctx.names(p.seat)} played ${cardText(p.card)}.`;
     case "alkort.trick_won": {
-      const side = v && v.players === 4 ? sideName(ctx, p.side) : ctx.names(p.seat);
-      return `Trick ${p.trick} to ${side}${v && v.players === 4 ? ` (${ctx.names(p.seat)})` : ""}.`;
+      const side = v && v.players === 4 ? ` for ${sideName(ctx, p.side)}` : "";
+      return `Trick ${p.trick} to ${ctx.names(p.seat)}${side}.`;
     }
-    case "alkort.deal_scored": return `Deal ${p.deal}: ${sideName(ctx, p.side)} ${verb(ctx, "score")} ${p.points} for ${KINDS[p.kind] || p.kind} (tricks ${p.tricks.join("–")}); match ${p.scores.join("–")}.`;
+    case "alkort.deal_scored": return `Deal ${p.deal}: ${sideName(ctx, p.side)} ${verb(ctx, "score")} ${p.points} for ${KINDS[p.kind] || p.kind}; tricks ${p.tricks.join("–")}; match ${p.scores.join("–")}.`;
     case "alkort.match_ended": return `Match over: ${p.outcome.winners.map((s) => ctx.names(s)).join(" and ")} ${p.outcome.winners.length > 1 ? "win" : "wins"}.`;
     default: return null;
   }
