@@ -287,10 +287,16 @@ def _konec_payload(
 def _after_turn(
     state: AlagerState, seat: int, events: list[Event], *, knocked: bool
 ) -> list[Event]:
-    """The end of a turn: the final round may be complete, or the turn limit reached."""
+    """The end of a turn: the final round may be complete, or the turn limit reached.
+
+    After a final turn that leaves seats still owed one, the queue that remains
+    is recorded (§13.1, "Final-round queue"); the last final turn ends the deal.
+    """
     if state.phase == "final":
         if len(state.final_queue) <= 1:
             return events + _end_deal(_fold(state, events), "konec", ())
+        queue = list(state.final_queue[1:])
+        events.append(Event(ev.FINAL_QUEUE_ADVANCED, 1, {"queue": queue}))
     elif not knocked and state.turns_taken + 1 >= state.max_turns:
         return events + _end_deal(_fold(state, events), "forced", ())
     return events

@@ -16,6 +16,7 @@ HAND_SWAPPED = "alager.hand_swapped"
 PASSED = "alager.passed"
 TABLE_REFRESHED = "alager.table_refreshed"
 KONEC_CALLED = "alager.konec_called"
+FINAL_QUEUE_ADVANCED = "alager.final_queue_advanced"
 SPECIAL_ANNOUNCED = "alager.special_announced"
 DEAL_ENDED = "alager.deal_ended"
 MATCH_ENDED = "alager.match_ended"
@@ -32,6 +33,7 @@ EVENT_TYPES = (
     PASSED,
     TABLE_REFRESHED,
     KONEC_CALLED,
+    FINAL_QUEUE_ADVANCED,
     SPECIAL_ANNOUNCED,
     DEAL_ENDED,
     MATCH_ENDED,

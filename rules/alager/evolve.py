@@ -197,6 +197,13 @@ def _konec_called(state: AlagerState, p: dict[str, Any]) -> AlagerState:
     )
 
 
+def _final_queue_advanced(state: AlagerState, p: dict[str, Any]) -> AlagerState:
+    # The turn's own event already moved the queue on; this records it for
+    # everyone (§13.1) and folds to the same queue and seat to act.
+    queue = tuple(p["queue"])
+    return replace_state(state, final_queue=queue, current=queue[0])
+
+
 def _special_announced(state: AlagerState, p: dict[str, Any]) -> AlagerState:
     return state
 
@@ -233,6 +240,7 @@ EVOLVERS: dict[str, Callable[[Any, dict[str, Any]], AlagerState]] = {
     ev.PASSED: _passed,
     ev.TABLE_REFRESHED: _table_refreshed,
     ev.KONEC_CALLED: _konec_called,
+    ev.FINAL_QUEUE_ADVANCED: _final_queue_advanced,
     ev.SPECIAL_ANNOUNCED: _special_announced,
     ev.DEAL_ENDED: _deal_ended,
     ev.MATCH_ENDED: _match_ended,

@@ -147,6 +147,7 @@ function describe(event, ctx) {
     case "alager.table_refreshed": return `Everyone passed: new table cards ${p.table.map(cardText).join(" ")}.`;
     case "alager.stock_replenished": return "The discard pile went under the stock.";
     case "alager.konec_called": return `${who} knocked: konec! Everyone else has one last turn.`;
+    case "alager.final_queue_advanced": return `Still to play a last turn: ${p.queue.map((s) => ctx.names(s)).join(", ")}.`;
     case "alager.special_announced": return `${who} announced ${kindName(p.kind)}!`;
     case "alager.deal_ended": {
       const hit = p.penalised.length ? p.penalised.map((s) => ctx.names(s)).join(", ") : "nobody";
