@@ -9,6 +9,7 @@ InvalidOptions naming the option and the bound. ``rules.core`` re-exports them.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +21,20 @@ from rules.errors import InvalidOptions
 #: any option is looked at.
 MAX_OPTIONS_BYTES = 4096
 
+#: A whole number written as a string, in its one canonical spelling ("0",
+#: "11", "-1"; not "+1", "01", "-0", " 1" or "1.0"): the keys of the map form
+#: of a ``multiset`` option, as JSON objects have string keys.
+_WHOLE_NUMBER_TEXT = re.compile(r"0|-?[1-9][0-9]*", re.ASCII)
+
+
+def _shown(value: Any, limit: int = 40) -> str:
+    """``repr(value)`` for a message, cut short when it is long."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int too long to print
+        return "a number too long to show"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
 
 @dataclass(frozen=True, slots=True)
 class Option:
@@ -30,6 +45,14 @@ class Option:
     ``choice`` its ``choices``, and an ``int_list`` a ``max_length`` with
     ``minimum`` and ``maximum`` bounding each value. ``__post_init__`` refuses
     an unbounded definition, so a new option cannot forget its bounds.
+
+    An ``int_list`` with ``multiset`` set is a bag of values whose order means
+    nothing (a deck: every card value as often as it has copies). It is also
+    accepted as a map value → count (``{"1": 3, "-1": 2}`` or ``{1: 3, -1: 2}``;
+    keys are whole numbers or their decimal text, counts whole numbers ≥ 0),
+    and either form is validated to one canonical value: the list sorted
+    ascending. ``max_length`` then bounds the number of values (the sum of
+    the counts), ``minimum`` and ``maximum`` each value (each key).
     """
 
     name: str
@@ -41,8 +64,11 @@ class Option:
     maximum: int | None = None
     nullable: bool = False
     max_length: int | None = None
+    multiset: bool = False
 
     def __post_init__(self) -> None:
+        if self.multiset and self.kind != "int_list":
+            raise TypeError(f"Option {self.name!r} ({self.kind}) cannot be a multiset")
         bounded = {
             "bool": True,
             "int": bool(self.choices)
@@ -82,6 +108,53 @@ class Option:
         if self.maximum is not None and value > self.maximum:
             raise InvalidOptions(f"{what} must be at most {self.maximum}")
 
+    def _count_key(self, key: Any) -> int:
+        """One key of a multiset's map form as a whole number, within the bounds."""
+        if isinstance(key, str) and _WHOLE_NUMBER_TEXT.fullmatch(key):
+            # Twenty digits are past any bound already; cutting a longer text
+            # keeps int() cheap and the sign, so the bound check still names it.
+            number = int(key[:20])
+        elif isinstance(key, int) and not isinstance(key, bool):
+            number = key
+        else:
+            raise InvalidOptions(
+                f"Every key of option {self.name!r} must be a whole number or its "
+                f'decimal text (such as 11, "11" or "-1"), not {_shown(key)}'
+            )
+        self._check_int(number, f"Key {_shown(key)} of option {self.name!r}")
+        return number
+
+    def _expand_counts(self, counts: Mapping[Any, Any]) -> list[int]:
+        """The map form value → count of a multiset as its list of values.
+
+        Every key and count is checked, and the total against ``max_length``,
+        before any list is built, so a huge count builds nothing.
+        """
+        assert self.max_length is not None
+        seen: dict[int, Any] = {}
+        pairs: list[tuple[int, int]] = []
+        for key, count in counts.items():
+            number = self._count_key(key)
+            if number in seen:
+                raise InvalidOptions(
+                    f"Option {self.name!r} gives the count of {number} twice "
+                    f"(keys {_shown(seen[number])} and {_shown(key)})"
+                )
+            seen[number] = key
+            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+                raise InvalidOptions(
+                    f"The count of {number} in option {self.name!r} must be a "
+                    f"whole number, 0 or more, not {_shown(count)}"
+                )
+            pairs.append((number, count))
+        total = sum(count for _, count in pairs)
+        if total > self.max_length:
+            raise InvalidOptions(
+                f"Option {self.name!r} may hold at most {self.max_length} values; "
+                f"its counts add up to {_shown(total)}"
+            )
+        return [number for number, count in pairs for _ in range(count)]
+
     def check(self, value: Any) -> Any:
         """Return ``value`` if it suits this option, else raise InvalidOptions."""
         if value is None and self.nullable:
@@ -101,9 +174,12 @@ class Option:
                 allowed = ", ".join(json.dumps(c) for c in self.choices)
                 raise InvalidOptions(f"Option {self.name!r} must be one of {allowed}")
         elif self.kind == "int_list":
-            if not isinstance(value, list):
+            if self.multiset and isinstance(value, Mapping):
+                value = self._expand_counts(value)
+            elif not isinstance(value, list):
                 raise InvalidOptions(
                     f"Option {self.name!r} must be a list of whole numbers"
+                    + (" or an object of counts per value" if self.multiset else "")
                 )
             assert self.max_length is not None
             if len(value) > self.max_length:
@@ -116,7 +192,7 @@ class Option:
                 )
             for v in value:
                 self._check_int(v, f"Every value of option {self.name!r}")
-            value = list(value)
+            value = sorted(value) if self.multiset else list(value)
         else:  # pragma: no cover - refused by __post_init__
             raise AssertionError(self.kind)
         return value

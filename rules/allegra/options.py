@@ -7,8 +7,12 @@ a small frozen record that the hot paths read without dictionary lookups.
 
 Two options do not fit a plain JSON default, so they are encoded:
 
-- ``deck_composition`` is the list of card values of a custom deck, each value
-  as often as it has copies (``[1, 1, 1, 2, 2, 2, …]``); null (the default)
+- ``deck_composition`` is a custom deck. The rules define it as a map value →
+  copies (``{"-1": 5, "0": 7, …}``; JSON keys are strings, so a key is a card
+  value or its decimal text); the list of card values, each as often as it has
+  copies (``[1, 1, 1, 2, 2, 2, …]``), is accepted too. Validation turns either
+  form into that list sorted ascending (a ``multiset`` option, rules/options.py),
+  which is what ``match_started`` records and views show. Null (the default)
   means "derived from ``deck``".
 - ``max_turns_per_round`` defaults to ``60 × players``, which depends on the
   player count: ``0`` (the default) stands for that, null for "no limit", any
@@ -72,13 +76,16 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "deck_composition",
         None,
-        "A custom deck: every card value, each as often as it has copies; "
-        "overrides 'deck' when given",
+        "A custom deck, overriding 'deck' when given: an object of copies per "
+        'card value ({"-1": 5, "0": 7, ...}), or a list of every card value, '
+        "each as often as it has copies ([1, 1, 1, 2, ...]); either is recorded "
+        "as the list sorted ascending",
         kind="int_list",
         minimum=-99,
         maximum=99,
         max_length=MAX_DECK_SIZE,
         nullable=True,
+        multiset=True,
     ),
     Option(
         "first_player",
