@@ -91,7 +91,11 @@ def test_profile_after_a_few_matches(player: Any) -> None:
         )
         assert figures.locator("dt", has_text="Tricks won").count() == 1
         # How far counting has got is a line, not a chart of its own.
-        assert page.locator("#counted").text_content().startswith("Up to date with the site's ")
+        assert (
+            page.locator("#counted")
+            .text_content()
+            .startswith("Up to date with the site's ")
+        )
         assert page.get_by_text("Computed through").count() == 0
 
         # The house bot's page lists the tables it sat at too.
