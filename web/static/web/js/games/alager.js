@@ -167,17 +167,18 @@ function seatInfo(ctx, seat) {
 function summary(ctx) {
   const d = ctx.view.last_deal;
   if (!d) return null;
+  // The points first: in the side panel the hand is what may scroll.
   const rows = d.hands.map((hand, seat) => [
     ctx.names(seat),
-    hand ? el("span", { class: "mini-cards" }, hand.map((c) => cardButton(c, { czech: ctx.czech }))) : "—",
-    d.values[seat] === null ? "—" : String(d.values[seat]),
     d.changes[seat] > 0 ? `+${d.changes[seat]}` : String(d.changes[seat]),
     String(d.penalties[seat]),
+    d.values[seat] === null ? "—" : String(d.values[seat]),
+    hand ? el("span", { class: "mini-cards" }, hand.map((c) => cardButton(c, { czech: ctx.czech }))) : "—",
   ]);
   const specials = d.specials.map((s) => `${ctx.names(s.seat)}: ${kindName(s.kind)}`).join(", ");
   const node = el("div", {},
     el("p", {}, `Deal ${d.deal} ended by ${REASONS[d.reason] || d.reason}${d.knocker !== null ? ` (${ctx.names(d.knocker)} knocked)` : ""}.${specials ? ` ${specials}.` : ""}`),
-    scoreTable(["Player", "Hand", "Value", "Points", "Total"], rows));
+    scoreTable(["Player", "Points", "Total", "Value", "Hand"], rows));
   node.dataset.title = `Deal ${d.deal} result`;
   return node;
 }
