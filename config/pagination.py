@@ -7,9 +7,11 @@ integer) and the server would disagree: ``Pagination`` answers 400 for a value
 that is not a whole number and otherwise behaves as DRF's (no or a
 non-positive size: the default; over ``max_page_size``: the maximum). A
 ``page`` that is not a whole number of at least 1 is a 400 too (DRF says 404
-"Invalid page."); a page past the last one stays a 404. ``page_serializer`` names the page shape in the
-schema for a given item serializer, so the schema says what the API really
-sends (``tests/config/test_schema.py``). Every paginated list uses both.
+"Invalid page."); a page past the last one stays a 404. ``page_serializer``
+names the page shape in the schema for a given item serializer, and
+``page_parameters`` its query parameters for a view that paginates by hand,
+so the schema says what the API really sends (``tests/config/test_schema.py``).
+Every paginated list uses them.
 """
 
 from typing import Any
