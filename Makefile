@@ -18,10 +18,16 @@ PYTEST_ARGS ?=
 LOCAL := DJANGO_SETTINGS_MODULE=config.settings.local
 MANAGE := $(BIN)/python manage.py
 
-# `make up` uses this machine's services unless the environment names others.
-UP_DATABASE_URL := $(or $(DATABASE_URL),postgres://root@127.0.0.1:5432/cardroom)
-UP_REDIS_URL := $(or $(REDIS_URL),redis://127.0.0.1:6379/0)
+# `make up` uses this machine's services unless the environment or the .env
+# file (CARDROOM_ENV_FILE, as the settings read it) names others.
+ENV_FILE := $(or $(CARDROOM_ENV_FILE),.env)
+dotenv = $(shell sed -n 's/^[[:space:]]*$(1)[[:space:]]*=[[:space:]]*//p' $(ENV_FILE) 2>/dev/null \
+	| tail -n 1 | sed -e 's/^["'"'"']//' -e 's/["'"'"'][[:space:]]*$$//')
+UP_DATABASE_URL := $(or $(DATABASE_URL),$(call dotenv,DATABASE_URL),postgres://root@127.0.0.1:5432/cardroom)
+UP_REDIS_URL := $(or $(REDIS_URL),$(call dotenv,REDIS_URL),redis://127.0.0.1:6379/0)
 FULL_STACK := $(LOCAL) DATABASE_URL=$(UP_DATABASE_URL) REDIS_URL=$(UP_REDIS_URL)
+# The machine's own services are started only when the stack uses them.
+UP_LOCAL := $(findstring @127.0.0.1,$(UP_DATABASE_URL))$(findstring @localhost,$(UP_DATABASE_URL))$(findstring //127.0.0.1,$(UP_REDIS_URL))$(findstring //localhost,$(UP_REDIS_URL))
 
 # mypy: the Django code as configured in pyproject.toml, plus rules/ (strict
 # there) once that package exists.
@@ -47,11 +53,10 @@ venv: $(INSTALLED) ## Create .venv and install the project (only when pyproject.
 run: venv ## Serve on http://127.0.0.1:8000/ (HOST=, PORT=; other hosts need DEBUG=false)
 	$(LOCAL) BIN=$(BIN) HOST=$(HOST) PORT=$(PORT) scripts/run.sh
 
-up: venv services ## Full stack: local PostgreSQL + Redis, uvicorn, Celery worker and beat
+up: venv ## Full stack: PostgreSQL + Redis (this machine's unless told otherwise), uvicorn, Celery worker and beat
+	$(if $(UP_LOCAL),scripts/services-up.sh)
 	@$(FULL_STACK) BIN=$(BIN) HOST=$(HOST) scripts/run.sh --check-only
-	$(FULL_STACK) $(MANAGE) migrate --noinput
-	$(FULL_STACK) $(MANAGE) ensure_demo_accounts
-	$(FULL_STACK) $(MANAGE) collectstatic --noinput --verbosity 0
+	$(FULL_STACK) BIN=$(BIN) scripts/prepare.sh
 	@echo "Cardroom (full stack): http://$(HOST):$(PORT)/"
 	$(FULL_STACK) BIN=$(BIN) HOST=$(HOST) PORT=$(PORT) scripts/up.sh
 

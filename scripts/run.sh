@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `make run`: migrate, the demo accounts, static files, then daphne in front, on
-# the settings the environment picks (config.settings.local by default).
+# `make run`: migrate, the demo accounts, static files (scripts/prepare.sh), then
+# daphne in front, on the settings the environment picks (config.settings.local
+# by default).
 #
 # DEBUG pages show settings and tracebacks, and the demo admin's password is
 # published in README.md: both are for this machine only. So with DEBUG on,
@@ -33,13 +34,7 @@ MESSAGE
 fi
 [ "${1:-}" = --check-only ] && exit 0
 
-"$bin/python" manage.py migrate --noinput
-if [ "$debug" = on ]; then
-  "$bin/python" manage.py ensure_demo_accounts
-else
-  "$bin/python" manage.py ensure_demo_accounts --bots-only
-fi
-"$bin/python" manage.py collectstatic --noinput --verbosity 0
+BIN=$bin "$(dirname "$0")/prepare.sh"
 
 shown=$host
 [ "$host" = "0.0.0.0" ] && shown=127.0.0.1

@@ -12,6 +12,7 @@ mkdir -p "$var_dir"
 
 trap 'kill $(jobs -p) 2>/dev/null || true; wait' EXIT
 
-"$bin/celery" -A config worker --loglevel=INFO --concurrency=2 &
-"$bin/celery" -A config beat --loglevel=INFO --schedule "$var_dir/celerybeat-schedule" &
+level=${LOG_LEVEL:-INFO}
+"$bin/celery" -A config worker --loglevel="$level" --concurrency=2 &
+"$bin/celery" -A config beat --loglevel="$level" --schedule "$var_dir/celerybeat-schedule" &
 BIN=$bin "$(dirname "$0")/web.sh"

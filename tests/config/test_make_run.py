@@ -1,7 +1,9 @@
 """``make run`` keeps DEBUG pages and the demo admin on this machine.
 
 With DEBUG on, a HOST other than loopback is refused before anything starts;
-with ``DEBUG=false`` it serves, without the demo admin.
+with ``DEBUG=false`` it serves, without the demo admin. ``make up`` finds its
+database and Redis as the settings do (environment, then the .env file) and
+starts this machine's services only when it uses them.
 """
 
 import os
@@ -82,3 +84,51 @@ def test_a_network_host_with_debug_off_serves_without_the_demo_admin(
     assert "Bot account bot-strong (strong): created" in output
     assert "Demo admin" not in output
     assert "(DEBUG off)" in output
+
+
+def _make_up_plan(env: dict[str, str]) -> str:
+    """What ``make up`` would run (``make -n``), with ``env`` on top of a
+    clean environment (no DATABASE_URL or REDIS_URL of the caller's)."""
+    base = {
+        k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")
+    }
+    result = subprocess.run(
+        ["make", "-n", "up"],
+        cwd=REPO,
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return result.stdout
+
+
+def test_make_up_takes_its_services_from_the_env_file(tmp_path: Path) -> None:
+    env_file = tmp_path / "env"
+    env_file.write_text(
+        'DATABASE_URL="postgres://root@127.0.0.1:5432/elsewhere"\n'
+        "REDIS_URL=redis://127.0.0.1:6379/13\n"
+    )
+
+    plan = _make_up_plan({"CARDROOM_ENV_FILE": str(env_file)})
+
+    assert "DATABASE_URL=postgres://root@127.0.0.1:5432/elsewhere " in plan
+    assert "REDIS_URL=redis://127.0.0.1:6379/13 " in plan
+    assert "scripts/services-up.sh" in plan  # both on this machine
+
+
+def test_make_up_leaves_this_machines_services_alone_for_remote_ones(
+    tmp_path: Path,
+) -> None:
+    plan = _make_up_plan(
+        {
+            "CARDROOM_ENV_FILE": str(tmp_path / "none"),
+            "DATABASE_URL": "postgres://cardroom@db.example:5432/cardroom",
+            "REDIS_URL": "redis://cache.example:6379/0",
+        }
+    )
+
+    assert "DATABASE_URL=postgres://cardroom@db.example:5432/cardroom " in plan
+    assert "services-up" not in plan
+    assert "scripts/prepare.sh" in plan  # demo admin only with DEBUG on
