@@ -16,6 +16,7 @@ subclasses it; ``tests/config/test_admin_secrets.py`` walks every registered
 admin with forbidden lookups to hold that true.
 """
 
+import re
 from typing import Any
 
 from django.contrib import admin
@@ -23,6 +24,7 @@ from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Model
 from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest
+from django.utils.safestring import SafeData, mark_safe
 
 # "app_label.ModelName.field"; the model name is compared without case.
 SECRET_FIELDS = frozenset(
@@ -96,9 +98,33 @@ class GuardedModelAdmin(admin.ModelAdmin):
     def get_ordering(self, request: HttpRequest) -> Any:
         return self._without_secrets(super().get_ordering(request))
 
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> Any:
+        """What a deletion would take with it, with API token keys cut short:
+        Django names each related object by its ``str()``, and a token's is
+        its whole key (deleting a person lists their token)."""
+        to_delete, model_count, perms_needed, protected = super().get_deleted_objects(
+            objs, request
+        )
+        return _masked(to_delete), model_count, perms_needed, _masked(protected)
+
     def _without_secrets(self, names: Any) -> list[Any]:
         return [
             name
             for name in names
             if not isinstance(name, str) or not reaches_secret(self.model, name)
         ]
+
+
+#: An API token key (DRF's: 20 random bytes in hex), wherever it is printed.
+_TOKEN_KEY = re.compile(r"\b([0-9a-f]{6})[0-9a-f]{34}\b")
+
+
+def _masked(items: Any) -> Any:
+    """The deletion summary's nested list with every token key shortened to
+    its first characters, as the token list shows it (accounts.admin)."""
+    if isinstance(items, list | tuple):
+        return type(items)(_masked(item) for item in items)
+    if isinstance(items, str):
+        masked = _TOKEN_KEY.sub(r"\1…", items)
+        return mark_safe(masked) if isinstance(items, SafeData) else masked  # noqa: S308
+    return items

@@ -49,3 +49,25 @@ def test_only_superusers_list_tokens_and_only_by_prefix(
     assert as_root.status_code == 200
     page = as_root.content.decode()
     assert f"{key[:6]}…" in page and key not in page and ">ada<" in page
+
+
+def test_deleting_a_person_lists_their_token_by_prefix_only(
+    admin_client: Client,
+) -> None:
+    """The confirmation page names each object the deletion takes with it by
+    its ``str()``; a token's is its whole key."""
+    ada = UserFactory(username="ada")
+    key = token_get_or_create(user=ada)
+
+    single = admin_client.get(f"/admin/accounts/user/{ada.pk}/delete/")
+    bulk = admin_client.post(
+        "/admin/accounts/user/",
+        {"action": "delete_selected", "_selected_action": [ada.pk]},
+    )
+
+    for response in (single, bulk):
+        assert response.status_code == 200
+        page = response.content.decode()
+        assert key not in page
+        assert f"{key[:6]}…" in page
+        assert f'href="/admin/accounts/user/{ada.pk}/change/"' in page  # links kept
