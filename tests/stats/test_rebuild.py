@@ -118,6 +118,7 @@ def test_the_command_rebuilds_with_a_progress_bar(people, bot):
     assert snapshot() == before
     assert out.getvalue().startswith("Counted 12 finished tables in ")
     assert "12/12" in err.getvalue()
+    assert "0table" not in err.getvalue()  # no empty bar before the count is known
 
 
 def test_a_recount_gives_the_same_figures(people, bot):

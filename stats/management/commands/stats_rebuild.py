@@ -22,25 +22,33 @@ class Command(BaseCommand):
         parser.add_argument("--no-progress", action="store_true")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        bar = tqdm(
-            total=0,
-            unit="table",
-            desc="stats_rebuild",
-            disable=options["no_progress"],
-            file=self.stderr._out,
-        )
+        # The bar appears once the number of tables is known: made before,
+        # it would first print an empty one ("0table [00:00, ?table/s]").
+        bars: list[tqdm[Any]] = []
 
         def total(n: int) -> None:
-            bar.total = n
-            bar.refresh()
+            bars.append(
+                tqdm(
+                    total=n,
+                    unit="table",
+                    desc="stats_rebuild",
+                    disable=options["no_progress"],
+                    file=self.stderr._out,
+                )
+            )
+
+        def progress(k: int) -> None:
+            for bar in bars:
+                bar.update(k)
 
         started = time.perf_counter()
         try:
             counted = stats_rebuild(
-                batch=options["batch"], total=total, progress=bar.update
+                batch=options["batch"], total=total, progress=progress
             )
         finally:
-            bar.close()
+            for bar in bars:
+                bar.close()
         self.stdout.write(
             f"Counted {counted} finished tables in {time.perf_counter() - started:.1f} s."
         )
