@@ -10,6 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
+from tqdm import tqdm
 
 import rules
 from games import event_store
@@ -36,14 +37,27 @@ class Command(BaseCommand):
                 .order_by("pk")
                 .values_list("pk", flat=True)
             )
-        differing = [pk for pk in ids if not self._rebuild(pk, check=options["check"])]
+        many = options["all"]
+        differing = []
+        # Every table by --all: a progress bar, a line for each one that
+        # differs and a summary, not a line per table.
+        with tqdm(ids, unit="table", disable=not many, file=self.stderr._out) as bar:
+            for pk in bar:
+                if not self._rebuild(pk, check=options["check"], quiet=many):
+                    differing.append(pk)
+        if many:
+            done = "differ" if options["check"] else "replaced"
+            self.stdout.write(
+                f"{len(ids)} tables: {len(ids) - len(differing)} matched their "
+                f"events, {len(differing)} {done}."
+            )
         if differing and options["check"]:
             raise CommandError(
                 f"Cached state differs from the events for table(s) "
                 f"{', '.join(map(str, differing))}."
             )
 
-    def _rebuild(self, table_id: int, *, check: bool) -> bool:
+    def _rebuild(self, table_id: int, *, check: bool, quiet: bool = False) -> bool:
         """Whether the cache matched; replaces it unless ``check``."""
         with transaction.atomic():
             table = Table.objects.select_for_update().filter(pk=table_id).first()
@@ -51,15 +65,19 @@ class Command(BaseCommand):
                 raise CommandError(f"Table {table_id} does not exist.")
             events = event_store.load_events(table)
             if not events:
-                self.stdout.write(f"Table {table_id}: no events, nothing to rebuild")
+                if not quiet:
+                    self.stdout.write(
+                        f"Table {table_id}: no events, nothing to rebuild"
+                    )
                 return True
             game = rules.get_game(table.game)
             replayed = game.replay(events)
             cached = _loaded(game, table.state)
             if cached == replayed and len(events) == table.seq:
-                self.stdout.write(
-                    f"Table {table_id}: cached state matches {len(events)} events"
-                )
+                if not quiet:
+                    self.stdout.write(
+                        f"Table {table_id}: cached state matches {len(events)} events"
+                    )
                 return True
             if check:
                 self.stdout.write(

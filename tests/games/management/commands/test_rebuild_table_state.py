@@ -100,9 +100,13 @@ def test_all_checks_every_started_table() -> None:
     two = table_started(seating=["basic", "basic"], creator=UserFactory())
     TableFactory()  # a lobby table has nothing to rebuild
 
+    assert _run("--all") == ["2 tables: 2 matched their events, 0 replaced."]
+    wrong = dict(two.state)
+    wrong["turn"] = 1 - wrong["turn"]
+    Table.objects.filter(pk=two.pk).update(state=wrong)
     assert _run("--all") == [
-        f"Table {one.pk}: cached state matches 2 events",
-        f"Table {two.pk}: cached state matches 2 events",
+        f"Table {two.pk}: cached state replaced from 2 events",
+        "2 tables: 1 matched their events, 1 replaced.",
     ]
 
 
