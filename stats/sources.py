@@ -6,7 +6,8 @@ come through ``games.event_store.upcast`` so that stored old versions reach
 the projection in their current form. Tables are read in batches named by
 id (never by paging through events on a global ``id`` checkpoint):
 
-* one grouped query counts each seat's moves and timeouts (no payloads), and
+* one grouped query counts each seat's moves (no payloads), one its timeouts
+  (``games.SeatTimeout``, the moves its turn timer made for it), and
 * one query reads the payloads of the few event types that carry facts the
   statistics need (``FACT_TYPES``), in ``seq`` order.
 """
@@ -22,7 +23,7 @@ from django.db.models import Count, Q
 
 import rules
 from games import event_store
-from games.models import GameEvent, Seat, Table, TableStatus
+from games.models import GameEvent, Seat, SeatTimeout, Table, TableStatus
 
 #: Event types whose payload a statistic reads, per game.
 FACT_TYPES: dict[str, frozenset[str]] = {
@@ -88,13 +89,6 @@ MOVE_TYPES: dict[str, frozenset[str]] = {
     ),
 }
 
-#: Event types that are themselves a timeout (none yet). A turn timer that
-#: records its own event type (say ``"games.turn_timed_out"``) adds it here;
-#: one that marks the move it forced adds ``"timeout": true`` to that event's
-#: payload instead. Either way the timeout is the seat's in ``GameEvent.seat``.
-TIMEOUT_TYPES: frozenset[str] = frozenset()
-TIMEOUT_MARK = "timeout"
-
 
 @dataclass(frozen=True, slots=True)
 class SeatInput:
@@ -158,23 +152,25 @@ def _counts_load(tables: dict[int, TableInput]) -> None:
     by_game: dict[str, list[int]] = defaultdict(list)
     for t in tables.values():
         by_game[t.game].append(t.table_id)
-    timeout = Q(**{f"payload__{TIMEOUT_MARK}": True})
-    if TIMEOUT_TYPES:
-        timeout |= Q(type__in=TIMEOUT_TYPES)
     for game, ids in by_game.items():
         counts = (
             GameEvent.objects.filter(table_id__in=ids, seat__isnull=False)
             .values("table_id", "seat")
-            .annotate(
-                moves=Count("id", filter=Q(type__in=MOVE_TYPES[game])),
-                timeouts=Count("id", filter=timeout),
-            )
+            .annotate(moves=Count("id", filter=Q(type__in=MOVE_TYPES[game])))
             .order_by()
         )
         for row in counts:
-            t = tables[row["table_id"]]
-            t.moves[row["seat"]] = row["moves"]
-            t.timeouts[row["seat"]] = row["timeouts"]
+            tables[row["table_id"]].moves[row["seat"]] = row["moves"]
+    # A move the server played for a person whose turn timer ran out is
+    # recorded beside the log, one row per timed-out move (games.SeatTimeout).
+    timeouts = (
+        SeatTimeout.objects.filter(table_id__in=list(tables))
+        .values("table_id", "seat")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    for row in timeouts:
+        tables[row["table_id"]].timeouts[row["seat"]] = row["n"]
 
 
 def _facts_load(tables: dict[int, TableInput]) -> None:

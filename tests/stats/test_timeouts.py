@@ -1,54 +1,56 @@
-"""Timeouts: a payload marker or a timeout event type, credited to its seat."""
+"""Timeouts: each move a turn timer made for a person counts for their seat."""
 
 from __future__ import annotations
 
-import dataclasses
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
-from rules import Event
-from stats import sources
+import rules
+from games.models import SeatTimeout, Table, TableStatus
+from games.services import action_submit, turn_timer_expire
 from stats.models import GameStat, PlayerGameStat
 from stats.services import table_record
-from stats.simulate import match_play
+from tests.accounts.factories import UserFactory
+from tests.games.tables import seat_users, table_started
 
 pytestmark = pytest.mark.django_db
 
-
-def _with_timeout_events(match, *, marked_type: str | None, extra_type: str | None):
-    """The match with seat 1's first move marked ``timeout`` and/or a timeout event."""
-    events, seats = list(match.events), list(match.seats)
-    first = seats.index(1)
-    if marked_type is not None:
-        e = events[first]
-        events[first] = Event(e.type, e.version, {**e.payload, "timeout": True})
-    if extra_type is not None:
-        events.insert(first, Event(extra_type, 1, {"seat": 1}))
-        seats.insert(first, 1)
-    return dataclasses.replace(match, events=events, seats=seats)
+GAME = rules.get_game("alkort")
 
 
-def test_a_move_marked_timeout_counts_for_its_seat(people, finished_table):
-    ada, bob = people(2)
-    match = _with_timeout_events(
-        match_play("alkort", 2, "to-1", {"target": 1}), marked_type="x", extra_type=None
+def _timed_out_then_played_to_the_end() -> Table:
+    """Two people at Alkort with a turn timer: seat 1's first move is made by
+    the timer, every other move by its person."""
+    table = table_started(seating=[UserFactory(), UserFactory()], options={"target": 1})
+    Table.objects.filter(pk=table.pk).update(
+        time_control=5, updated_at=timezone.now() - timedelta(seconds=5)
     )
-    table_record(table_id=finished_table("alkort", [ada, bob], match=match))
+    table.refresh_from_db()
+    assert turn_timer_expire(table_id=table.pk, seq=table.seq) == table.seq + 1
+    users = seat_users(table)
+    for _ in range(200):
+        table.refresh_from_db()
+        if table.status == TableStatus.FINISHED:
+            return table
+        state = GAME.load_state(table.state)
+        [seat] = GAME.to_act(state)
+        action = GAME.legal_actions(state, seat)[0]
+        action_submit(table_id=table.pk, user=users[seat], action=action)
+    raise AssertionError("the match did not end")
 
-    assert PlayerGameStat.objects.get(user=bob).counters["timeouts"] == 1
-    assert PlayerGameStat.objects.get(user=ada).counters["timeouts"] == 0
-    assert GameStat.objects.get(game="alkort").counters["timeouts"] == 1
 
+def test_a_move_the_turn_timer_made_counts_for_its_seat() -> None:
+    table = _timed_out_then_played_to_the_end()
+    users = seat_users(table)
+    assert SeatTimeout.objects.filter(table=table).count() == 1
 
-def test_a_timeout_event_type_counts_once_added(people, finished_table, monkeypatch):
-    monkeypatch.setattr(sources, "TIMEOUT_TYPES", frozenset({"games.turn_timed_out"}))
-    ada, bob = people(2)
-    match = _with_timeout_events(
-        match_play("alkort", 2, "to-2", {"target": 1}),
-        marked_type=None,
-        extra_type="games.turn_timed_out",
-    )
-    table_record(table_id=finished_table("alkort", [ada, bob], match=match))
+    table_record(table_id=table.pk)
 
-    assert PlayerGameStat.objects.get(user=bob).counters["timeouts"] == 1
+    timeouts = {
+        seat: PlayerGameStat.objects.get(user=user).counters["timeouts"]
+        for seat, user in users.items()
+    }
+    assert timeouts == {0: 0, 1: 1}
     assert GameStat.objects.get(game="alkort").counters["timeouts"] == 1
