@@ -12,13 +12,16 @@ can. See docs/security.md.
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
 import rules
 from config.admin import GuardedModelAdmin
 from games import event_store
+from games.errors import TableError
 from games.models import GameEvent, Seat, Table, TableStatus
+from games.services import table_leave
 
 
 class SeatInline(admin.TabularInline):
@@ -69,6 +72,54 @@ class TableAdmin(GuardedModelAdmin):
         "finished_at",
     )
     inlines = [SeatInline]
+    actions = ["seats_to_act_to_bots"]
+
+    @admin.action(
+        description="Hand the seats to act to basic bots (players who are not coming back)",
+        permissions=["change"],
+    )
+    def seats_to_act_to_bots(
+        self, request: HttpRequest, queryset: QuerySet[Table]
+    ) -> None:
+        """A match a person walked away from, with no turn timer, would wait
+        for ever (a tournament round with it): the person to act leaves as
+        if they had pressed Leave, so a basic bot plays their seat to the end
+        and they are still credited with the result (docs/stats.md)."""
+        for table in queryset:
+            if table.status != TableStatus.PLAYING:
+                self.message_user(
+                    request,
+                    f"Table {table.pk} is not in play: nothing to hand over.",
+                    messages.WARNING,
+                )
+                continue
+            game = rules.get_game(table.game)
+            to_act = game.to_act(game.load_state(table.state))
+            people = [
+                s
+                for s in table.seats.select_related("user")
+                if s.index in to_act and s.bot_level is None
+            ]
+            if not people:
+                self.message_user(
+                    request,
+                    f"Table {table.pk}: a bot is to act already.",
+                    messages.INFO,
+                )
+            for seat in people:
+                try:
+                    table_leave(table_id=table.pk, user=seat.user)
+                except TableError as exc:
+                    self.message_user(
+                        request, f"Table {table.pk}: {exc.message}", messages.ERROR
+                    )
+                    continue
+                self.message_user(
+                    request,
+                    f"Table {table.pk}: {seat.user.username}'s seat {seat.index + 1} is "
+                    "played by a basic bot from now on.",
+                    messages.SUCCESS,
+                )
 
     @admin.display(description="seed")
     def revealed_seed(self, obj: Table) -> str:

@@ -1,12 +1,14 @@
 """The games admin: events read-only and redacted in play; tables kept."""
 
+from typing import Any
+
 import pytest
 from django.test import Client
 
-from games.models import GameEvent
+from games.models import GameEvent, Seat, Table
 from tests.accounts.factories import UserFactory
 from tests.games.factories import TableFactory
-from tests.games.tables import SEED, play_to_end, table_started
+from tests.games.tables import SEED, play_to_end, seat_users, table_started
 
 pytestmark = pytest.mark.django_db
 
@@ -81,3 +83,33 @@ def test_the_seed_shows_on_the_table_page_only_after_the_end(
     assert "(hidden until the match ends)" in during.content.decode()
     assert SEED not in during.content.decode()
     assert SEED in after.content.decode()
+
+
+def test_a_seat_to_act_is_handed_to_a_bot_so_the_match_goes_on(
+    admin_client: Client, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A person who walked away from a table without a turn timer: the
+    organiser hands their seat to a basic bot, which plays it to the end."""
+    table = table_started(seating=[UserFactory(), UserFactory()], options={"target": 1})
+    gone = seat_users(table)[1]  # seat 1 acts first
+    lobby = TableFactory()
+
+    with django_capture_on_commit_callbacks(execute=True):  # the bot's turn
+        response = admin_client.post(
+            "/admin/games/table/",
+            {
+                "action": "seats_to_act_to_bots",
+                "_selected_action": [table.pk, lobby.pk],
+            },
+            follow=True,
+        )
+
+    shown = [str(m) for m in response.context["messages"]]
+    assert (
+        f"Table {table.pk}: {gone.username}'s seat 2 is played by a basic bot "
+        "from now on." in shown
+    )
+    assert f"Table {lobby.pk} is not in play: nothing to hand over." in shown
+    seat = Seat.objects.get(table=table, index=1)
+    assert (seat.bot_level, seat.replaced_user_id) == ("basic", gone.pk)
+    assert Table.objects.get(pk=table.pk).seq > table.seq  # the bot has moved

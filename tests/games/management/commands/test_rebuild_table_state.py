@@ -96,7 +96,7 @@ def test_a_cache_of_an_older_shape_is_replaced_not_a_crash() -> None:
 
 
 def test_all_checks_every_started_table() -> None:
-    one = table_started(seating=["random", "random"], creator=UserFactory())
+    table_started(seating=["random", "random"], creator=UserFactory())
     two = table_started(seating=["basic", "basic"], creator=UserFactory())
     TableFactory()  # a lobby table has nothing to rebuild
 
