@@ -31,24 +31,17 @@ from accounts.models import User
 from games.errors import TableError
 from games.models import TableStatus
 from tournaments import selectors, services
-from tournaments.models import Entry, Tournament, TournamentStatus
+from tournaments.models import (
+    SETUP_FIELDS,
+    Entry,
+    Tournament,
+    TournamentStatus,
+    frozen_fields,
+)
 from tournaments.services.setup import layout_get
 from tournaments.services.standings import standings_rows
 
 OPEN_FOR_ENTRIES = (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION)
-
-#: Set-up fields frozen once registration has opened (players entered for them).
-SETUP_FIELDS = (
-    "game",
-    "options",
-    "table_size",
-    "format",
-    "team_event",
-    "fill_policy",
-    "bot_level",
-    "time_control",
-    "rated",
-)
 
 
 class EntryFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
@@ -160,12 +153,10 @@ class TournamentAdmin(admin.ModelAdmin):
     def get_readonly_fields(
         self, request: HttpRequest, obj: Any = None
     ) -> tuple[str, ...]:
-        if obj is None or obj.status == TournamentStatus.DRAFT:
+        if obj is None:
             return self.readonly_base
-        frozen: tuple[str, ...] = SETUP_FIELDS
-        if obj.status != TournamentStatus.REGISTRATION and obj.format == "round_robin":
-            frozen = (*frozen, "rounds")
-        return (*self.readonly_base, *frozen)
+        # Game settings from registration on; the rounds too once it runs.
+        return (*self.readonly_base, *frozen_fields(obj.status))
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         if obj is not None and obj.round_set.exists():
@@ -246,7 +237,7 @@ class TournamentAdmin(admin.ModelAdmin):
             return "No standings yet (they appear once a round has started)."
         body = format_html_join(
             "",
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr>" + "<td>{}</td>" * 9 + "</tr>",
             (
                 (
                     s.rank,
@@ -257,13 +248,15 @@ class TournamentAdmin(admin.ModelAdmin):
                     s.game_score,
                     s.played,
                     s.byes,
+                    "yes" if s.entry.withdrawn else "",
                 )
                 for s in rows
             ),
         )
         return format_html(
             "<table><thead><tr><th>rank</th><th>player</th><th>team</th><th>points</th>"
-            "<th>Buchholz</th><th>game score</th><th>played</th><th>byes</th></tr>"
+            "<th>Buchholz</th><th>game score</th><th>played</th><th>byes</th>"
+            "<th>withdrawn</th></tr>"
             "</thead><tbody>{}</tbody></table>",
             body,
         )
@@ -380,7 +373,11 @@ class TournamentAdmin(admin.ModelAdmin):
     def start_round(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         def call(t: Tournament) -> str:
             rnd = services.round_start(tournament_id=t.pk, user=request.user)  # type: ignore[arg-type]
-            return f"round {rnd.number} has started at {rnd.tables.count()} tables."
+            tables = rnd.tables.count()
+            return (
+                f"round {rnd.number} has started at {tables} "
+                f"table{'s' if tables != 1 else ''}."
+            )
 
         self._run(request, queryset, call)
 
@@ -423,7 +420,8 @@ class TournamentAdmin(admin.ModelAdmin):
             for row in standings_rows(tournament=tournament):
                 entry = entries[row.entry]
                 writer.writerow(
-                    [
+                    csv_safe(cell)
+                    for cell in [
                         tournament.pk,
                         tournament.name,
                         row.rank,
@@ -440,6 +438,20 @@ class TournamentAdmin(admin.ModelAdmin):
                     ]
                 )
         return response
+
+
+#: Leading characters that make a spreadsheet read a cell as a formula.
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_safe(cell: Any) -> Any:
+    """A text cell a spreadsheet will not run: a formula-like one gets a ``'``.
+
+    Team names (and tournament names) are free text; numbers are left alone.
+    """
+    if isinstance(cell, str) and cell.startswith(FORMULA_PREFIXES):
+        return "'" + cell
+    return cell
 
 
 STANDINGS_CSV_HEADER = [

@@ -12,14 +12,49 @@ Game rules live in ``rules``, never here.
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 
 from accounts.models import BotLevel
 from games.models import GAME_CHOICES, Table
 from tournaments.choices import FillPolicy, TournamentFormat, TournamentStatus
 from tournaments.validation import tournament_validate
+
+#: The fields that define the event. The game settings are frozen once
+#: registration opens (players entered for them); the number of rounds too
+#: once the tournament has left registration (running or finished).
+SETUP_FIELDS = (
+    "game",
+    "options",
+    "table_size",
+    "format",
+    "team_event",
+    "fill_policy",
+    "bot_level",
+    "time_control",
+    "rated",
+)
+ROUND_FIELDS = ("rounds",)
+
+#: How a status reads in "the tournament is …".
+STATUS_PHRASES = {
+    TournamentStatus.DRAFT: "a draft",
+    TournamentStatus.REGISTRATION: "open for registration",
+    TournamentStatus.RUNNING: "running",
+    TournamentStatus.FINISHED: "finished",
+}
+
+
+def frozen_fields(status: str) -> tuple[str, ...]:
+    """The set-up fields that can no longer change in ``status``."""
+    if status == TournamentStatus.DRAFT:
+        return ()
+    if status == TournamentStatus.REGISTRATION:
+        return SETUP_FIELDS
+    return (*SETUP_FIELDS, *ROUND_FIELDS)
 
 
 class Tournament(models.Model):
@@ -101,9 +136,56 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args: Any, setup_change: bool = False, **kwargs: Any) -> None:
+        """Save, refusing changes to frozen set-up fields (``ValidationError``).
+
+        ``setup_change`` lets the seating services set a round robin's number
+        of rounds as its first round is seated.
+        """
+        if not setup_change and self.pk is not None and not kwargs.get("force_insert"):
+            changed = self.frozen_changes(kwargs.get("update_fields"))
+            if changed:
+                raise ValidationError(changed)
+        super().save(*args, **kwargs)
+
     def clean(self) -> None:
-        """Validate the set-up against the game's rules (admin forms call it)."""
-        tournament_validate(tournament=self)
+        """Validate the set-up against the game's rules (admin forms call it).
+
+        Also refuses a number of rounds below one, and any change to a set-up
+        field the tournament's stored status has frozen (``frozen_fields``).
+        """
+        errors: dict[str, Any] = {}
+        if self.rounds is not None and self.rounds < 1:
+            errors["rounds"] = "A tournament has at least one round."
+        errors.update(self.frozen_changes())
+        try:
+            tournament_validate(tournament=self)
+        except ValidationError as exc:
+            for name, messages in exc.message_dict.items():
+                errors.setdefault(name, messages)
+        if errors:
+            raise ValidationError(errors)
+
+    def frozen_changes(self, fields: Any = None) -> dict[str, str]:
+        """Frozen set-up fields (of ``fields``, default all) that differ from the row."""
+        if self.pk is None:
+            return {}
+        stored = (
+            Tournament.objects.filter(pk=self.pk)
+            .values("status", *SETUP_FIELDS, *ROUND_FIELDS)
+            .first()
+        )
+        if stored is None:
+            return {}
+        frozen = frozen_fields(stored["status"])
+        status = STATUS_PHRASES[TournamentStatus(stored["status"])]
+        return {
+            name: f"The tournament is {status}: its {name.replace('_', ' ')} can no "
+            "longer change."
+            for name in frozen
+            if (fields is None or name in fields)
+            and getattr(self, name) != stored[name]
+        }
 
 
 class Entry(models.Model):

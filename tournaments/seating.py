@@ -246,12 +246,17 @@ def _seat_table(
     is first in line for the lead, on table 1 the second, and so on, so a
     first round does not give the lead to every table's top seed.
     """
-    if layout.partners:
-        return _seat_partnerships(group, layout, history)
-    people = [m for u in group if u is not None for m in u.members]
-    if people:
+    units = [u for u in group if u is not None]
+    if layout.team_event and units:
+        # Teams, not players, take turns at the head of the line.
+        shift = number % len(units)
+        units = units[shift:] + units[:shift]
+    people = [m for u in units for m in u.members]
+    if people and not layout.team_event:
         shift = number % len(people)
         people = people[shift:] + people[:shift]
+    if layout.partners:
+        return _seat_partnerships(group, layout, history, people)
     return _seat_by_position(people, layout.size, layout.lead, history)
 
 
@@ -280,9 +285,19 @@ def _seat_by_position(
 
 
 def _seat_partnerships(
-    group: Sequence[Unit | None], layout: Layout, history: History
+    group: Sequence[Unit | None],
+    layout: Layout,
+    history: History,
+    line: Sequence[int],
 ) -> tuple[int | None, ...]:
-    """Seat a partnership table: one pair per side, the lead to the most due."""
+    """Seat a partnership table: one pair per side, the lead to the most due.
+
+    ``line`` is the table's people in their order of precedence (by ranking,
+    turned by the table's number, as ``_seat_table`` gives it). The lead goes
+    to whoever has had it least, ties to the first in line; that player's
+    pair takes the lead side. Each other seat, in acting order, goes to the
+    side's member who has sat there least, ties again by the line.
+    """
     if layout.team_event:
         pairs: list[tuple[int | None, ...]] = [
             u.members if u is not None else (BOT, BOT) for u in group
@@ -295,11 +310,15 @@ def _seat_partnerships(
         pairs = _best_partner_split(people, history)
     lead_side = next(s for s in layout.partners if layout.lead in s)
     other_side = next(s for s in layout.partners if layout.lead not in s)
+    place = {e: i for i, e in enumerate(line)}
 
-    def due(pair: tuple[int | None, ...]) -> tuple[int, ...]:
-        return tuple(sorted(history.leads(e) for e in pair if e is not None)) or (
-            1 << 30,
-        )
+    def precedence(e: int | None, offset: int) -> tuple[int, int]:
+        if e is None:
+            return (1 << 30, 1 << 30)
+        return (history.positions[(e, offset)], place.get(e, 1 << 20))
+
+    def due(pair: tuple[int | None, ...]) -> tuple[int, int]:
+        return min(precedence(e, 0) for e in pair)
 
     pairs.sort(key=due)
     seats: list[int | None] = [BOT] * layout.size
@@ -308,14 +327,7 @@ def _seat_partnerships(
         members = list(pair)
         for seat in ordered_side:
             offset = (seat - layout.lead) % layout.size
-            best = min(
-                members,
-                key=lambda e: (
-                    (history.positions[(e, offset)], e)
-                    if e is not None
-                    else (1 << 30, 0)
-                ),
-            )
+            best = min(members, key=lambda e: precedence(e, offset))
             seats[seat] = best
             members.remove(best)
     return tuple(seats)

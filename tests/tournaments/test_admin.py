@@ -127,8 +127,8 @@ def test_open_registration_twice_is_refused(staff: Client) -> None:
     assert messages_of(response) == [
         (
             "error",
-            "Spring open: Registration for 'Spring open' cannot be opened: it is "
-            "registration open, not a draft.",
+            "Spring open: Registration for 'Spring open' cannot be opened: only a "
+            "draft can be opened, and it is already open for registration.",
         )
     ]
     assert snapshot(tournament) == before
@@ -531,3 +531,142 @@ def test_the_change_page_shows_places_once_a_table_has_ended(
         place = table.outcome["places"][seat.index]
         lead = "▶ " if seat.index == 1 else ""
         assert f"{lead}{seat.index}: {seat.user.username} (place {place})" in content
+
+
+# --- the organisers' audit ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("status", "frozen"),
+    [
+        (TournamentStatus.DRAFT, set()),
+        (TournamentStatus.REGISTRATION, {"game", "options", "table_size", "format"}),
+        (TournamentStatus.RUNNING, {"game", "options", "format", "rounds"}),
+        (TournamentStatus.FINISHED, {"game", "options", "format", "rounds"}),
+    ],
+)
+def test_set_up_fields_freeze_once_registration_has_closed(
+    staff: Client, status: str, frozen: set[str]
+) -> None:
+    tournament = TournamentFactory(name="Duels", game="alkort", table_size=2)
+    Tournament.objects.filter(pk=tournament.pk).update(status=status)
+    page = staff.get(f"{CHANGELIST}{tournament.pk}/change/")
+    editable = set(page.context["adminform"].form.fields)
+    assert not frozen & editable
+    assert "name" in editable
+    assert ("rounds" in editable) == (
+        status in (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION)
+    )
+
+
+def test_rounds_posted_to_a_running_tournament_do_not_change(
+    staff: Client, organiser: User
+) -> None:
+    tournament = alkort_duel(rounds=3)
+    services.round_seat(tournament_id=tournament.pk)
+    url = f"{CHANGELIST}{tournament.pk}/change/"
+    data = change_form_data(staff, url)
+    data["rounds"] = 1
+    response = staff.post(url, data)
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.rounds == 3
+
+
+def test_adding_a_tournament_with_no_rounds_shows_a_form_error(staff: Client) -> None:
+    data = {
+        "name": "Empty",
+        "game": "alkort",
+        "options": "{}",
+        "table_size": 2,
+        "format": "swiss",
+        "fill_policy": "bots",
+        "bot_level": "basic",
+        "rounds": 0,
+        "entries-TOTAL_FORMS": 0,
+        "entries-INITIAL_FORMS": 0,
+    }
+    response = staff.post(f"{CHANGELIST}add/", data)
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors == {
+        "rounds": ["A tournament has at least one round."]
+    }
+    assert not Tournament.objects.filter(name="Empty").exists()
+
+
+def test_start_round_message_counts_one_table(staff: Client) -> None:
+    tournament = alkort_duel(2)
+    services.round_seat(tournament_id=tournament.pk)
+    response = act(staff, "start_round", tournament)
+    assert messages_of(response) == [
+        ("success", "Duels: round 1 has started at 1 table.")
+    ]
+
+
+def test_start_round_names_players_withdrawn_since_the_seating(staff: Client) -> None:
+    tournament = alkort_duel(4)
+    services.round_seat(tournament_id=tournament.pk)
+    gone = tournament.entries.select_related("player").order_by("pk")[0]
+    gone.withdrawn = True
+    gone.save(update_fields=["withdrawn"])
+    before = snapshot(tournament)
+    response = act(staff, "start_round", tournament)
+    assert messages_of(response) == [
+        (
+            "error",
+            f"Duels: Round 1 cannot start: {gone.player.username} has withdrawn "
+            "since it was seated. Seat round 1 again (Seat next round) to seat it "
+            "without them.",
+        )
+    ]
+    assert snapshot(tournament) == before
+    # Seating again replaces the round, without them; then it starts.
+    page = act(staff, "seat_next_round", tournament)
+    assert "confirming replaces its seating" in page.content.decode()
+    proposal = round_plan(tournament=tournament)
+    response = act(
+        staff,
+        "seat_next_round",
+        tournament,
+        confirm="yes",
+        fingerprint=proposal.fingerprint,
+    )
+    assert messages_of(response)[0][0] == "success"
+    rnd = Round.objects.get(tournament=tournament)
+    seated = {s.entry_id for t in rnd.tables.all() for s in t.seats.all()}
+    assert gone.pk not in seated
+    response = act(staff, "start_round", tournament)
+    assert messages_of(response) == [
+        ("success", "Duels: round 1 has started at 2 tables.")
+    ]
+
+
+def test_the_standings_panel_marks_withdrawn_players(
+    staff: Client, organiser: User, on_commit: Callable[[], AbstractContextManager[Any]]
+) -> None:
+    tournament = finished_duel(organiser, on_commit)
+    Entry.objects.filter(pk=tournament.entries.order_by("pk")[0].pk).update(
+        withdrawn=True
+    )
+    page = staff.get(f"{CHANGELIST}{tournament.pk}/change/")
+    html = page.content.decode()
+    assert "<th>withdrawn</th>" in html
+    assert html.count("<td>yes</td>") == 1
+
+
+def test_export_standings_neutralises_formulas(
+    staff: Client, organiser: User, on_commit: Callable[[], AbstractContextManager[Any]]
+) -> None:
+    tournament = finished_duel(organiser, on_commit)
+    names = ['=HYPERLINK("x")', "+1", "-2+3", "@SUM(A1)"]
+    for entry, team in zip(tournament.entries.order_by("pk"), names, strict=True):
+        Entry.objects.filter(pk=entry.pk).update(team=team)
+    Tournament.objects.filter(pk=tournament.pk).update(name="\tTabbed")
+    response = staff.post(
+        CHANGELIST, {"action": "export_standings", "_selected_action": [tournament.pk]}
+    )
+    rows = list(csv.reader(io.StringIO(response.content.decode())))[1:]
+    assert sorted(r[5] for r in rows) == sorted("'" + n for n in names)
+    assert {r[1] for r in rows} == {"'\tTabbed"}
+    # Numbers (a negative game score) stay numbers.
+    assert all(not r[8].startswith("'") for r in rows)

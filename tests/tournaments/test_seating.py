@@ -306,3 +306,46 @@ def test_every_entry_is_seated_once_a_round(
             assert bot_seats == 0 and len(plan.byes) == entries % size
     byes = Counter(e for p in event.plans for e in p.byes)
     assert not byes or max(byes.values()) - min(byes[e] for e in event.entries) <= 1
+
+
+def test_alkort_round_one_lead_follows_the_ranking_not_the_entry_ids() -> None:
+    # Ranked 9, 3, 10, 1 (entry ids are not the seeds): the best ranked leads.
+    units = [Unit(key=e, members=(e,)) for e in (9, 3, 10, 1)]
+    plan = swiss_plan(
+        units=units,
+        layout=ALKORT_4,
+        history=History(),
+        fill_with_bots=True,
+        first_round=True,
+    )
+    (table,) = plan.tables
+    assert table[ALKORT_4.lead] == 9
+
+
+def test_alkort_round_one_lead_goes_to_the_nth_ranked_at_table_n() -> None:
+    # Eight ranked 8, 7, …, 1: table 1 seats ranks 1, 3, 5, 7 (entries 8, 6, 4,
+    # 2) and its best ranked leads; table 2 seats ranks 2, 4, 6, 8 (7, 5, 3, 1)
+    # and its second-ranked leads.
+    units = [Unit(key=e, members=(e,)) for e in range(8, 0, -1)]
+    plan = swiss_plan(
+        units=units,
+        layout=ALKORT_4,
+        history=History(),
+        fill_with_bots=True,
+        first_round=True,
+    )
+    assert [t[ALKORT_4.lead] for t in plan.tables] == [8, 5]
+
+
+def test_alkort_team_round_one_lead_goes_to_the_nth_ranked_team_at_table_n() -> None:
+    units = [Unit(key=a, members=(a, a + 1)) for a in (7, 5, 3, 1)]
+    plan = swiss_plan(
+        units=units,
+        layout=ALKORT_TEAMS,
+        history=History(),
+        fill_with_bots=True,
+        first_round=True,
+    )
+    # Table 1: teams ranked 1 and 3 (7-8, 3-4): 7 leads; table 2: teams ranked
+    # 2 and 4 (5-6, 1-2): the second-ranked there, team 1-2, leads.
+    assert [t[ALKORT_TEAMS.lead] for t in plan.tables] == [7, 1]

@@ -21,6 +21,7 @@ from tests.tournaments.factories import (
 )
 from tournaments import services
 from tournaments.models import Round, Tournament, TournamentStatus
+from tournaments.services.standings import standings_rows
 
 pytestmark = [pytest.mark.django_db, pytest.mark.timeout(180)]
 
@@ -137,3 +138,96 @@ def test_an_incomplete_team_cannot_be_seated() -> None:
         "Every team needs two players still in the event; incomplete: Crows."
     )
     assert not Round.objects.exists()
+
+
+# --- the organisers' audit ----------------------------------------------------
+
+
+def test_set_up_fields_cannot_change_once_running(organiser: User) -> None:
+    from django.core.exceptions import ValidationError
+
+    tournament = duel(4, rounds=3)
+    # During registration the rounds may change, the game settings not.
+    tournament.rounds = 2
+    tournament.full_clean()
+    tournament.save()
+    tournament.table_size = 4
+    with pytest.raises(ValidationError) as refused:
+        tournament.save()
+    assert refused.value.message_dict == {
+        "table_size": [
+            "The tournament is open for registration: its table size can no "
+            "longer change."
+        ]
+    }
+    tournament.refresh_from_db()
+    services.round_seat(tournament_id=tournament.pk)
+    tournament.refresh_from_db()
+    for field, value in (("rounds", 1), ("rounds", 5), ("rated", True)):
+        setattr(tournament, field, value)
+        with pytest.raises(ValidationError) as refused:
+            tournament.full_clean()
+        assert field in refused.value.message_dict
+        with pytest.raises(ValidationError):
+            tournament.save()
+        with pytest.raises(ValidationError):
+            tournament.save(update_fields=[field])
+        tournament.refresh_from_db()
+    assert (tournament.rounds, tournament.rated) == (2, False)
+    # What is not set-up still saves.
+    tournament.name = "Renamed"
+    tournament.save()
+
+
+def test_a_round_with_a_withdrawn_player_is_refused_then_seated_again(
+    organiser: User, on_commit: Commit
+) -> None:
+    tournament = duel(5, format="round_robin")
+    services.round_seat(tournament_id=tournament.pk)
+    tournament.refresh_from_db()
+    assert tournament.rounds == 5
+    gone = tournament.entries.select_related("player").order_by("pk")[0]
+    gone.withdrawn = True
+    gone.save()
+    with pytest.raises(Conflict) as refused:
+        services.round_start(tournament_id=tournament.pk, user=organiser)
+    assert refused.value.code == "withdrawn_seated"
+    assert gone.player.username in refused.value.message
+    assert Round.objects.get().tables.filter(table__isnull=False).count() == 0
+    # Seating again replaces round 1: four left, three rounds, no one withdrawn.
+    rnd = services.round_seat(tournament_id=tournament.pk)
+    assert rnd.number == 1 and Round.objects.count() == 1
+    tournament.refresh_from_db()
+    assert tournament.rounds == 3
+    gone.refresh_from_db()
+    assert gone.number is None
+    seated = {s.entry_id for t in rnd.tables.all() for s in t.seats.all()}
+    assert gone.pk not in seated and None not in seated
+    with on_commit():
+        services.round_start(tournament_id=tournament.pk, user=organiser)
+    # Never seated: not in the standings.
+    services.standings_recompute(tournament_id=tournament.pk)
+    assert not tournament.standings.filter(entry=gone).exists()
+    assert tournament.standings.count() == 4
+
+
+def test_a_seated_round_without_withdrawals_is_still_already_seated() -> None:
+    tournament = duel(4)
+    services.round_seat(tournament_id=tournament.pk)
+    with pytest.raises(Conflict) as refused:
+        services.round_seat(tournament_id=tournament.pk)
+    assert refused.value.code == "round_already_seated"
+
+
+def test_players_withdrawn_in_registration_are_not_in_the_standings(
+    organiser: User, on_commit: Commit
+) -> None:
+    tournament = duel(4, rounds=2)
+    (early,) = enter(tournament, 1)
+    services.entry_withdraw(tournament_id=tournament.pk, user=early.player)
+    play_round(tournament, organiser, on_commit, 1)
+    standings = tournament.standings.all()
+    assert early.pk not in {s.entry_id for s in standings}
+    assert standings.count() == 4
+    rows = standings_rows(tournament=tournament)
+    assert early.pk not in {r.entry for r in rows}

@@ -11,7 +11,7 @@ from django.db import transaction
 from accounts.models import User
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
 from tournaments import ratings
-from tournaments.models import Entry, Tournament, TournamentStatus
+from tournaments.models import STATUS_PHRASES, Entry, Tournament, TournamentStatus
 
 
 def tournament_lock(tournament_id: int, *, public: bool = False) -> Tournament:
@@ -29,8 +29,9 @@ def registration_open(*, tournament_id: int) -> Tournament:
     if tournament.status != TournamentStatus.DRAFT:
         raise Conflict(
             "not_draft",
-            f"Registration for {tournament.name!r} cannot be opened: it is "
-            f"{tournament.get_status_display().lower()}, not a draft.",
+            f"Registration for {tournament.name!r} cannot be opened: only a draft "
+            f"can be opened, and it is already "
+            f"{STATUS_PHRASES[TournamentStatus(tournament.status)]}.",
         )
     tournament.status = TournamentStatus.REGISTRATION
     tournament.save(update_fields=["status"])

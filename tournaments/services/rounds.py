@@ -55,6 +55,9 @@ class RoundProposal:
     plan: seating.Plan
     entries: dict[int, Entry]
     numbers: dict[int, int]
+    #: The seated (not started) round this seating replaces, if any: one
+    #: of its players has withdrawn since it was seated.
+    replaces: int | None = None
 
     @property
     def fingerprint(self) -> str:
@@ -76,11 +79,21 @@ def _unfinished(rnd: Round) -> list[int]:
     )
 
 
+def withdrawn_in(rnd: Round) -> list[str]:
+    """Usernames of withdrawn entries seated (or given a bye) in ``rnd``."""
+    seated = Entry.objects.filter(withdrawn=True, seats__round_table__round=rnd)
+    byes = Entry.objects.filter(withdrawn=True, byes__round=rnd)
+    return sorted({e.player.username for e in (seated | byes).select_related("player")})
+
+
 def round_plan(*, tournament: Tournament) -> RoundProposal:
     """The seating of the next round; raises ``Conflict`` if it cannot be seated.
 
     Reads only. Refused: a draft or finished tournament, a round not yet
-    finished, every round played, too few players, an incomplete team.
+    finished, every round played, too few players, an incomplete team. A
+    round seated but not started whose players include a withdrawn entry is
+    seated again (the proposal ``replaces`` it); otherwise a seated round is
+    refused as already seated.
     """
     if tournament.status == TournamentStatus.DRAFT:
         raise Conflict(
@@ -91,6 +104,10 @@ def round_plan(*, tournament: Tournament) -> RoundProposal:
             "tournament_finished", f"{tournament.name!r} has finished: nothing to seat."
         )
     last = _last_round(tournament)
+    replaces: Round | None = None
+    if last is not None and last.status == RoundStatus.SEATED and withdrawn_in(last):
+        replaces = last
+        last = tournament.round_set.filter(number__lt=last.number).last()
     if last is not None and last.status == RoundStatus.SEATED:
         raise Conflict(
             "round_already_seated",
@@ -129,7 +146,11 @@ def round_plan(*, tournament: Tournament) -> RoundProposal:
             f"{tournament.name!r} has played all its rounds ({planned_rounds}).",
         )
     layout = layout_get(tournament=tournament)
-    rounds = selectors.rounds_get(tournament=tournament)
+    rounds = [
+        r
+        for r in selectors.rounds_get(tournament=tournament)
+        if replaces is None or r.pk != replaces.pk
+    ]
     history = selectors.history_get(rounds=rounds, layout=layout)
     bots = tournament.fill_policy == FillPolicy.BOTS
     try:
@@ -149,7 +170,13 @@ def round_plan(*, tournament: Tournament) -> RoundProposal:
     except seating.SeatingError as exc:
         raise Conflict("cannot_seat", str(exc)) from None
     by_id = {e.pk: e for e in entries}
-    return RoundProposal(number=number, plan=plan, entries=by_id, numbers=numbers)
+    return RoundProposal(
+        number=number,
+        plan=plan,
+        entries=by_id,
+        numbers=numbers,
+        replaces=replaces.pk if replaces is not None else None,
+    )
 
 
 def _round_robin(
@@ -251,6 +278,9 @@ def round_seat(*, tournament_id: int, fingerprint: str | None = None) -> Round:
             "The seating changed since it was shown (an entry or a result changed): "
             "review it again.",
         )
+    if proposal.replaces is not None:
+        # Seated, never started (no table exists): seat it again from scratch.
+        Round.objects.filter(pk=proposal.replaces, status=RoundStatus.SEATED).delete()
     if proposal.number == 1:
         for entry in tournament.entries.all():
             entry.number = proposal.numbers.get(entry.pk)
@@ -259,7 +289,10 @@ def round_seat(*, tournament_id: int, fingerprint: str | None = None) -> Round:
         tournament.started_at = timezone.now()
         if tournament.format == TournamentFormat.ROUND_ROBIN:
             tournament.rounds = seating.round_robin_rounds(len(proposal.entries))
-        tournament.save(update_fields=["status", "started_at", "rounds"])
+        # Seating round 1 (again) is what sets a round robin's rounds.
+        tournament.save(
+            update_fields=["status", "started_at", "rounds"], setup_change=True
+        )
     rnd = Round.objects.create(tournament=tournament, number=proposal.number)
     for index, seats in enumerate(proposal.plan.tables, start=1):
         table = RoundTable.objects.create(round=rnd, number=index)
@@ -301,6 +334,15 @@ def round_start(*, tournament_id: int, user: User) -> Round:
             else f"round {last.number} has already started"
         )
         raise Conflict("no_seated_round", f"Nothing to start: {what}.")
+    gone = withdrawn_in(last)
+    if gone:
+        raise Conflict(
+            "withdrawn_seated",
+            f"Round {last.number} cannot start: {', '.join(gone)} "
+            f"{'has' if len(gone) == 1 else 'have'} withdrawn since it was seated. "
+            f"Seat round {last.number} again (Seat next round) to seat it "
+            "without them.",
+        )
     extra = _table_kwargs(tournament)
     for round_table in last.tables.prefetch_related("seats__entry__player"):
         table = games_services.table_create(

@@ -26,7 +26,18 @@ def _compute(tournament: Tournament) -> tuple[list[scoring.Row], int]:
     layout = layout_get(tournament=tournament)
     rounds = selectors.rounds_get(tournament=tournament)
     results, byes, counted = selectors.results_get(rounds=rounds, layout=layout)
-    order = selectors.seat_order(tournament=tournament)
+    # Entries that withdrew before ever being seated (during registration, or
+    # before their round started) have no place in the standings.
+    never_played = set(
+        tournament.entries.filter(
+            withdrawn=True, seats__isnull=True, byes__isnull=True
+        ).values_list("pk", flat=True)
+    )
+    order = [
+        pk
+        for pk in selectors.seat_order(tournament=tournament)
+        if pk not in never_played
+    ]
     rows = scoring.standings_rows(
         entries=order,
         results=results,
