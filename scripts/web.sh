@@ -11,12 +11,20 @@
 #                  REDIS_URL is set, so that every process shares the channel
 #                  layer; else 1)
 #   BIN            where uvicorn is installed (.venv/bin; "" for the PATH)
-#   LOG_LEVEL      uvicorn's level (info); above info the access log is off
+#   LOG_LEVEL      uvicorn's level (info, either case); above info the access
+#                  log is off
 #   ASGI_APP       the application (config.asgi:application; bench/ws_load.py
 #                  serves its own, Cardroom plus a bare relay, the same way)
+#
+# uvicorn logs as Django does (config/uvicorn-logging.json): one line per
+# record on stderr, "<time> <LEVEL> <logger>: <message>", with secret query
+# parameters (?token=<key> of API clients' WebSockets) shown as [redacted]
+# (config.logs.RedactSecrets). --log-level still sets uvicorn's loggers'
+# level over that file's.
 set -euo pipefail
 
 bin=${BIN-.venv/bin}
+log_config="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/config/uvicorn-logging.json"
 level=$(echo "${LOG_LEVEL:-info}" | tr '[:upper:]' '[:lower:]')
 # uvicorn builds each request's access line before its logger drops it, so
 # with a level above info (the lines never printed) it is switched off.
@@ -30,4 +38,4 @@ exec "${bin:+$bin/}uvicorn" "${ASGI_APP:-config.asgi:application}" \
     --workers "$WEB_WORKERS" \
     --loop uvloop --http httptools --ws websockets-sansio \
     --lifespan off --no-proxy-headers --no-server-header \
-    --log-level "$level" "${access_log[@]}"
+    --log-config "$log_config" --log-level "$level" "${access_log[@]}"

@@ -394,7 +394,11 @@ SPECTACULAR_SETTINGS = {
 
 # --- Logging ----------------------------------------------------------------
 
-LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")
+# Either case (scripts/web.sh lowercases it for uvicorn); an unknown level is
+# refused here, by name, rather than by logging's dictConfig.
+from config.logs import checked_level  # noqa: E402
+
+LOG_LEVEL = checked_level(env.str("LOG_LEVEL", default="INFO"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -403,9 +407,16 @@ LOGGING = {
     },
     "filters": {
         "quiet_security": {"()": "config.limits.QuietSecurityFilter"},
+        # ?token=<key> and other secret query parameters, wherever a URL is
+        # logged (config/logs.py): on the handler, so every logger is covered.
+        "redact_secrets": {"()": "config.logs.RedactSecrets"},
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["redact_secrets"],
+        },
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     # Django's default config gives "django" a console handler of its own with

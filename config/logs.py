@@ -1,0 +1,114 @@
+"""Logging helpers shared by Django's settings and uvicorn's log config.
+
+* ``RedactSecrets``: a filter that blanks secret query parameters
+  (``?token=<key>`` and its kin) in a record before any handler prints it. API
+  clients put their token on the WebSocket URL (docs/live-protocol.md), and
+  uvicorn logs every request's path with its query string; a token is as good
+  as a password (docs/security.md), so none may reach a log line.
+* ``checked_level``: ``LOG_LEVEL`` in either case, refused if unknown.
+
+uvicorn loads this module from ``config/uvicorn-logging.json`` before Django
+is set up: it imports nothing of Django's but its exceptions.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.exceptions import ImproperlyConfigured
+
+#: Query parameters whose value is a secret. Matched case-insensitively, as a
+#: whole name (``csrftoken=`` or ``tokens=`` are other parameters), followed by
+#: ``=`` or its percent-encoding (a URL inside another URL's query).
+SECRET_PARAMETERS = ("token", "access_token", "auth", "password", "api_key")
+
+REDACTED = "[redacted]"
+
+_SECRET = re.compile(
+    # Not the tail of a longer name, unless that is an encoded "?" or "&".
+    r"(?:(?<![A-Za-z0-9_.~%-])|(?<=%3F)|(?<=%26))"
+    rf"((?:{'|'.join(SECRET_PARAMETERS)})(?:=|%3D))"
+    r"([^&;#\s\"'<>]*)",  # the value: up to the next parameter, or the URL's end
+    re.IGNORECASE,
+)
+
+
+def _blank(match: re.Match[str]) -> str:
+    # A value already blanked stays as it is, with what follows it (a query
+    # value runs on over "," or ")", which may be the message's own text).
+    if match[2].startswith(REDACTED):
+        return match[0]
+    return match[1] + REDACTED
+
+
+def redact(text: str) -> str:
+    """``text`` with every secret parameter's value replaced by ``[redacted]``."""
+    return _SECRET.sub(_blank, text)
+
+
+def _redact_arg(arg: Any) -> Any:
+    if isinstance(arg, str):
+        return redact(arg)
+    if isinstance(arg, bytes):
+        text = arg.decode("latin-1")
+        cleaned = redact(text)
+        return arg if cleaned == text else cleaned.encode("latin-1")
+    if arg is None or isinstance(arg, int | float):  # numbers keep %d and %f
+        return arg
+    # Anything else is printed with %s or %r: its text is what could leak.
+    try:
+        text = str(arg)
+    except Exception:
+        return arg
+    cleaned = redact(text)
+    return arg if cleaned == text else cleaned
+
+
+class RedactSecrets(logging.Filter):
+    """Replace secret query parameters' values with ``[redacted]``.
+
+    Each of the record's arguments is cleaned (so a formatter that reads
+    ``record.args``, like uvicorn's access formatter, sees clean values too).
+    If the message still shows a secret (a template without arguments, or one
+    that names the parameter while an argument holds its value:
+    ``"?token=%s"``), it is replaced by its cleaned, formatted text.
+    An exception's traceback is left as it is: the operator needs its text
+    (tests/config/test_errors.py keeps an exception's message in the log).
+    Attach it to handlers, so it sees what every logger under them sends.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.args:
+            if isinstance(record.args, Mapping):
+                record.args = {k: _redact_arg(v) for k, v in record.args.items()}
+            else:
+                record.args = tuple(_redact_arg(arg) for arg in record.args)
+        try:
+            message = record.getMessage()
+        except Exception:  # a broken record: the handler reports it as usual
+            message = None
+        if message is not None:
+            cleaned = redact(message)
+            if cleaned != message:
+                record.msg, record.args = cleaned, None
+        return True
+
+
+#: The levels ``LOG_LEVEL`` may name: those that Django, uvicorn
+#: (``scripts/web.sh`` passes it on, lowercased) and Celery all know.
+LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
+
+
+def checked_level(value: str) -> str:
+    """``LOG_LEVEL`` as Django's logging names it: ``info`` is ``INFO``."""
+    level = value.strip().upper()
+    if level not in LEVELS:
+        names = ", ".join(name.lower() for name in LEVELS)
+        raise ImproperlyConfigured(
+            f"LOG_LEVEL={value!r} is not a log level: use one of {names} "
+            "(in either case)."
+        )
+    return level
