@@ -18,9 +18,23 @@ web process still serves pages and queues tasks, which wait in the broker until
 a worker takes them. Failing it would let a load balancer or orchestrator take
 every web process out of service because of a worker problem; workers are
 watched by their own health check (see ``docker-compose.yml``).
+
+Each probe takes at most ``HEALTH_CHECK_TIMEOUT`` seconds. The database's runs
+in a thread of its own and is reported ``unreachable`` once that time is up
+(waiting for a pooled connection would otherwise take ``DB_POOL_TIMEOUT``,
+connecting ``DB_CONNECT_TIMEOUT``); a probe still running then is waited on by
+the next request rather than started again.
+
+A 503 is the probe's answer, not a server error: it is not logged per request
+(Django would log each as ``ERROR django.request``). A process logs one
+warning when its verdict changes (which dependency failed, and why) and one
+when it is ``ok`` again.
 """
 
+import contextlib
 import logging
+import threading
+from concurrent.futures import Future
 from typing import Any
 
 import redis
@@ -51,15 +65,49 @@ HEALTHY = {
 }
 
 
+#: Why each unreachable dependency was last found so, for the log line.
+_reasons: dict[str, str] = {}
+
+_db_probe: Future[str] | None = None
+_db_lock = threading.Lock()
+
+
 def database_status() -> str:
-    """Run ``SELECT 1`` on the default database."""
+    """Run ``SELECT 1`` on the default database, within
+    ``HEALTH_CHECK_TIMEOUT`` (the module's doc)."""
+    global _db_probe
+    with _db_lock:
+        if _db_probe is None or _db_probe.done():
+            _db_probe = Future()
+            # A daemon thread: one stuck on a dead server never delays exit.
+            threading.Thread(
+                target=_database_probe,
+                args=(_db_probe,),
+                name="healthz-db",
+                daemon=True,
+            ).start()
+        probe = _db_probe
+    try:
+        return probe.result(timeout=settings.HEALTH_CHECK_TIMEOUT)
+    except TimeoutError:
+        _reasons["database"] = f"no answer within {settings.HEALTH_CHECK_TIMEOUT:g}s"
+        return UNREACHABLE
+
+
+def _database_probe(probe: Future[str]) -> None:
+    """``SELECT 1`` on a connection of this thread's own, closed (given back
+    to the pool) afterwards; the answer goes to ``probe``."""
+    status = OK
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
-    except Exception:
-        return UNREACHABLE
-    return OK
+    except Exception as exc:
+        _reasons["database"] = repr(exc)
+        status = UNREACHABLE
+    probe.set_result(status)
+    with contextlib.suppress(Exception):  # a broken one is dropped anyway
+        connection.close()
 
 
 def redis_status() -> str:
@@ -72,7 +120,8 @@ def redis_status() -> str:
     )
     try:
         client.ping()
-    except (redis.RedisError, OSError):
+    except (redis.RedisError, OSError) as exc:
+        _reasons["redis"] = repr(exc)
         return UNREACHABLE
     finally:
         client.close()
@@ -90,8 +139,9 @@ def celery_status() -> str:
             conn.ensure_connection(max_retries=1, interval_start=0, timeout=timeout)
         replies = celery_app.control.ping(timeout=timeout, limit=1)
     except Exception as exc:
-        # Which failure it was, for whoever reads the logs behind the probe.
-        logger.warning("Celery broker unreachable: %r", exc)
+        # Which failure it was, for whoever reads the logs behind the probe
+        # (logged with the verdict, once per change: ``verdict_log``).
+        _reasons["celery"] = repr(exc)
         return UNREACHABLE
     return OK if replies else NO_WORKERS
 
@@ -105,6 +155,33 @@ def health_report() -> dict[str, str]:
     }
     healthy = all(report[name] in allowed for name, allowed in HEALTHY.items())
     return {"status": OK if healthy else "degraded", **report}
+
+
+_last_failing: tuple[str, ...] = ()
+_verdict_lock = threading.Lock()
+
+
+def verdict_log(report: dict[str, str]) -> None:
+    """Log a warning when the set of failing dependencies changes (one when
+    the first fails, one when all are back), never per request."""
+    global _last_failing
+    failing = tuple(
+        name for name, allowed in HEALTHY.items() if report[name] not in allowed
+    )
+    with _verdict_lock:
+        if failing == _last_failing:
+            return
+        _last_failing = failing
+    if failing:
+        logger.warning(
+            "Health check degraded: %s. Logged again only when this changes.",
+            "; ".join(
+                f"{name} {report[name]} ({_reasons.get(name, 'no detail')})"
+                for name in failing
+            ),
+        )
+    else:
+        logger.warning("Health check ok again.")
 
 
 HEALTH_SCHEMA = inline_serializer(
@@ -133,7 +210,12 @@ class HealthView(APIView):
     )
     def get(self, request: Request) -> Response:
         report = health_report()
+        verdict_log(report)
         status_code = 200 if report["status"] == OK else 503
-        return Response(
+        response = Response(
             report, status=status_code, headers={"Cache-Control": "no-store"}
         )
+        # A 503 here is the answer, not an error: ``verdict_log`` said it
+        # once; Django's handler would log every one as ERROR.
+        response._has_been_logged = True  # type: ignore[attr-defined]
+        return response

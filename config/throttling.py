@@ -26,13 +26,23 @@ anonymous default's 120 a minute) leases one slot: DRF's rules exactly. The
 default 600 requests a minute per person leases ten: a client playing moves
 at full speed asks Redis once in ten requests, a person clicking now and
 then once per request (docs/performance.md).
+
+**A Redis that does not answer lets requests through.** A move commits to
+PostgreSQL whatever Redis does, so a throttle that cannot reach Redis (refused,
+timed out after ``REDIS_TIMEOUT``, or any other Redis error) allows the
+request rather than failing it. The first failure is logged as one warning,
+and the first round trip that works again as one more; in between, a process
+asks Redis again at most once per ``RETRY_SECONDS`` and lets the other
+requests through without trying, so an outage costs them no wait.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,8 +50,18 @@ from django.core.cache import DEFAULT_CACHE_ALIAS, caches
 from django.core.cache import cache as default_cache
 from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import NoScriptError, RedisError, ResponseError
 from rest_framework import throttling
+
+logger = logging.getLogger(__name__)
+
+#: What a Redis that cannot do the request's round trip raises.
+REDIS_ERRORS: tuple[type[BaseException], ...] = (RedisError, OSError)
+#: Seconds the throttle waits to connect to Redis, and for a reply, unless the
+#: cache's own options say otherwise.
+REDIS_TIMEOUT = 1.0
+#: While Redis fails, how often a process asks it again (seconds).
+RETRY_SECONDS = 1.0
 
 #: KEYS[1] the log; ARGV now, window (s), limit, slots wanted, the slots'
 #: member prefix, then members to take out first (a lease's unspent slots).
@@ -75,7 +95,8 @@ _SHA = hashlib.sha1(_SLIDING_LOG.encode(), usedforsecurity=False).hexdigest()
 
 class _SlidingLog:
     """``_SLIDING_LOG`` run on a connection of the calling thread's own, made
-    with the cache pool's settings.
+    with the cache pool's settings (and ``REDIS_TIMEOUT`` where they set no
+    timeout: a Redis that does not answer must not hold a request thread).
 
     Through the pool, redis-py would take a connection under a lock, check
     its socket for unread data (three system calls) and hand it back: about
@@ -91,11 +112,16 @@ class _SlidingLog:
     def __init__(self, pool: Any) -> None:
         self.pool = pool
         self.local = threading.local()
+        self.outage = _Outage()
 
     def _connection(self) -> Any:
         conn = getattr(self.local, "conn", None)
         if conn is None or conn.pid != os.getpid():
-            conn = self.pool.connection_class(**self.pool.connection_kwargs)
+            kwargs = dict(self.pool.connection_kwargs)
+            for name in ("socket_connect_timeout", "socket_timeout"):
+                if kwargs.get(name) is None:
+                    kwargs[name] = REDIS_TIMEOUT
+            conn = self.pool.connection_class(**kwargs)
             self.local.conn = conn
         return conn
 
@@ -127,6 +153,51 @@ class _SlidingLog:
             conn.read_response()
             conn.send_packed_command(command, check_health=False)
             return conn.read_response()
+
+
+class _Outage:
+    """Whether a Redis server failed the throttle, logged once per outage."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.failing = False
+        self.next_try = 0.0
+
+    def skip(self) -> bool:
+        """True while Redis fails and another request asked it less than
+        ``RETRY_SECONDS`` ago: let this one through without a round trip.
+        Otherwise this request is the one that asks (the next is due in
+        ``RETRY_SECONDS``)."""
+        if not self.failing:
+            return False
+        now = time.monotonic()
+        with self.lock:
+            if now < self.next_try:
+                return True
+            self.next_try = now + RETRY_SECONDS
+            return False
+
+    def failed(self, error: BaseException) -> None:
+        with self.lock:
+            self.next_try = time.monotonic() + RETRY_SECONDS
+            if self.failing:
+                return
+            self.failing = True
+        logger.warning(
+            "Throttling is off: Redis does not answer (%r). Requests are "
+            "allowed without counting until it does. Logged once until it "
+            "works again.",
+            error,
+        )
+
+    def worked(self) -> None:
+        if not self.failing:
+            return
+        with self.lock:
+            if not self.failing:
+                return
+            self.failing = False
+        logger.warning("Throttling works again: Redis answers.")
 
 
 _logs: dict[int, _SlidingLog] = {}
@@ -259,18 +330,25 @@ class SlidingLogMixin:
         self.key, self.now, self._wait = key, now, None
         if script is None:
             return True
+        if script.outage.skip():
+            return True  # Redis fails: allowed, nothing to count it in
         prefix = f"{self.now!r}:{os.urandom(6).hex()}:"
-        granted, wait = script(
-            cache_key,
-            [
-                self.now,
-                self.duration,
-                self.num_requests,
-                self.lease_slots(),
-                prefix,
-                *lapsed,
-            ],
-        )
+        try:
+            granted, wait = script(
+                cache_key,
+                [
+                    self.now,
+                    self.duration,
+                    self.num_requests,
+                    self.lease_slots(),
+                    prefix,
+                    *lapsed,
+                ],
+            )
+        except REDIS_ERRORS as error:
+            script.outage.failed(error)
+            return True
+        script.outage.worked()
         if not granted:
             self._wait = max(0.0, float(wait))
             return False
