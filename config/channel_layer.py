@@ -165,6 +165,18 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
                 member.put_nowait(message)
         return False
 
+    async def new_channel(self, prefix: str = "specific.") -> str:
+        """The stock ``new_channel``, leaving no queue behind when Redis
+        refuses the subscription (a socket opened during an outage, which
+        the consumer closes with 4503)."""
+        channel = f"{self.prefix}{prefix}{uuid.uuid4().hex}"
+        try:
+            await self._subscribe_to_channel(channel)
+        except BaseException:
+            self.channels.pop(channel, None)
+            raise
+        return channel
+
     def deliver_everywhere(self, message: dict[str, Any]) -> None:
         for queue in self.channels.values():
             queue.put_nowait(message)

@@ -60,6 +60,13 @@ CLOSE_FEED_LOST = 4503
 
 NOT_AUTHENTICATED = exceptions.NotAuthenticated()
 
+
+class ClientGone(Exception):
+    """The server could not send to the client: it went away (uvicorn raises
+    its ``ClientDisconnected``, an ``OSError``, on a closed connection). A
+    normal end of a socket, not a channel-layer outage."""
+
+
 _executor: ThreadPoolExecutor | None = None
 
 
@@ -90,35 +97,73 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     joined: bool = False
     registered: bool = False  # its SeatConnection row exists
     audience: str | None = None  # the audience group joined
+    connect_received: bool = False  # the client's websocket.connect
+    accepted: bool = False  # the handshake, answered
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Run the consumer; if the channel layer fails under it (logged once
         per outage, not per socket), or the database stays busy past its
         waits (``config.errors.busy``: a table held by a stuck transaction
         while the socket registers), close the socket with
-        ``CLOSE_FEED_LOST`` so the client reconnects and resyncs."""
+        ``CLOSE_FEED_LOST`` so the client reconnects and resyncs. The
+        handshake is accepted first if it was not yet (the layer fails
+        before it when Redis is down), so the client gets the code, not a
+        bare HTTP 403. A client that went away while we sent to it
+        (``ClientGone``) is cleaned up after, as a disconnect is."""
+
+        async def from_client() -> Any:
+            message = await receive()
+            if message["type"] == "websocket.connect":
+                self.connect_received = True
+            return message
+
+        async def to_client(message: dict[str, Any]) -> None:
+            try:
+                await send(message)
+            except OSError as exc:  # the server's: never the channel layer's
+                raise ClientGone(repr(exc)) from exc
+
         try:
-            await super().__call__(scope, receive, send)
+            await super().__call__(scope, from_client, to_client)
+        except ClientGone:
+            await self._leave()
         except realtime.LAYER_ERRORS as exc:
             realtime.layer_failed("a table socket's feed", exc)
-            await self._feed_lost(send)
+            await self._feed_lost(from_client, to_client)
         except DatabaseError as exc:
             if not busy(exc, "on a socket"):
                 raise
-            await self._feed_lost(send)
+            await self._feed_lost(from_client, to_client)
 
-    async def _feed_lost(self, send: Any) -> None:
+    async def _leave(self) -> None:
         """Leave the groups and the registration (should that fail too, the
-        row stops counting once stale: ``SeatConnection``), and close with
-        ``CLOSE_FEED_LOST``."""
+        row stops counting once stale: ``SeatConnection``)."""
         with contextlib.suppress(*realtime.LAYER_ERRORS):
             await self._groups_leave()
         if self.registered:
+            self.registered = False
             with contextlib.suppress(DatabaseError):
                 await _db(presence.connection_close)(
                     table_id=self.table_id, channel_name=self.channel_name
                 )
-        await send({"type": "websocket.close", "code": CLOSE_FEED_LOST})
+
+    async def _feed_lost(self, receive: Any, send: Any) -> None:
+        """``_leave``, and close with ``CLOSE_FEED_LOST``: after accepting
+        the handshake if it is still open, so that the code reaches the
+        client (docs/live-protocol.md, "Close codes")."""
+        await self._leave()
+        with contextlib.suppress(ClientGone):
+            if not self.accepted:
+                if not self.connect_received:
+                    message = await receive()
+                    if message["type"] != "websocket.connect":
+                        return  # the client left before its handshake
+                await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": CLOSE_FEED_LOST})
+
+    async def accept(self, subprotocol: Any = None, headers: Any = None) -> None:
+        await super().accept(subprotocol, headers)
+        self.accepted = True
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its ``aclose_old_connections`` hop.
@@ -144,10 +189,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             return
         # Join the group before the first read: a move committed after that
         # read is then announced to us, one committed before is in the read.
+        # Marked joined first: should Redis fail the subscription, the
+        # layer's local membership is left again (``_groups_leave``).
+        self.joined = True
         await self.channel_layer.group_add(
             realtime.table_group(self.table_id), self.channel_name
         )
-        self.joined = True
         try:
             opened = await _db(presence.connection_open)(
                 table_id=self.table_id,
@@ -194,6 +241,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             return
         try:
             await self.receive_json(content)
+        except ClientGone:
+            raise  # the client left meanwhile: nothing went wrong here
         except Exception:
             # A bug, not the client's doing: say so as REST's 500 does and
             # keep the socket (closing it would leave its registration
@@ -338,8 +387,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             return
         if self.audience is not None:
             await self.channel_layer.group_discard(self.audience, self.channel_name)
+        self.audience = group  # before the subscription, as in ``connect``
         await self.channel_layer.group_add(group, self.channel_name)
-        self.audience = group
         if register and self.registered:
             await _db(presence.connection_moved)(
                 table_id=self.table_id, channel_name=self.channel_name, seat=seat

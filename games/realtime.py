@@ -56,7 +56,10 @@ PRESENCE_CHANGED = "presence.changed"
 #: Seconds one publish may take before it counts as failed.
 PUBLISH_TIMEOUT = 5.0
 
-#: What a channel layer that lost its backend raises.
+#: What a channel layer that lost its backend raises. ``OSError`` includes
+#: what an ASGI server raises when a socket's client has gone (uvicorn's
+#: ``ClientDisconnected``): the table consumer tells those apart first
+#: (``games.consumers.ClientGone``), since a client leaving is no outage.
 LAYER_ERRORS: tuple[type[BaseException], ...] = (
     RedisError,
     OSError,
