@@ -62,6 +62,8 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The channel layer prefix of the server under test and of the relay.
+LAYER_PREFIX = f"cardroom-ws-bench-{os.getpid()}"
 sys.path.insert(0, str(ROOT))
 
 GAME, PLAYERS, OPTIONS = "alkort", 4, {"target": 10}
@@ -126,6 +128,8 @@ class Bench:
             "SECURE_COOKIES": "false",
             "DATABASE_URL": self.db_url,
             "REDIS_URL": self.redis_url,
+            # The bare relay below publishes under the same prefix.
+            "CHANNEL_LAYER_PREFIX": LAYER_PREFIX,
             "TASK_RUNNER": "celery",
             "BOT_MOVE_DELAY": "0",
             "CELERY_QUEUE": f"cardroom-ws-bench-{os.getpid()}",
@@ -343,7 +347,7 @@ class Bench:
 
         # The server's own channel layer (config/settings/base.py), publishing
         # from this process as a Celery worker or a second server would.
-        layer = LocalFirstPubSubLayer(hosts=[self.redis_url], prefix="cardroom-asgi")
+        layer = LocalFirstPubSubLayer(hosts=[self.redis_url], prefix=LAYER_PREFIX)
         ws_base = self.base.replace("http", "ws", 1)
         delays: list[float] = []
         received: dict[tuple[int, int], list[int]] = defaultdict(list)

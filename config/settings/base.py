@@ -12,8 +12,10 @@ default") and the full stack is the same code with two URLs set. Every variable
 is listed in ``.env.example`` and explained in ``docs/operations.md``.
 """
 
+import hashlib
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import environ
 
@@ -187,12 +189,32 @@ if REDIS_URL:
     # grow with the sockets. Lost messages (a process away from Redis) are
     # caught by the consumers' seq checks (docs/live-protocol.md). Verified
     # under load with redis-py 5 (docs/architecture.md §6).
+    # Pub/sub ignores the Redis database number, so deployments sharing one
+    # Redis server would hear each other's channels under one prefix: the
+    # default names this deployment's database (its name, or a hash of it when
+    # not plain letters, digits, - and _) and the layer's Redis database.
+    _layer_url = urlsplit(CHANNEL_LAYER_URL)
+    _layer_db = (
+        parse_qs(_layer_url.query).get("db", [""])[0]
+        or ("" if _layer_url.scheme == "unix" else _layer_url.path.strip("/"))
+        or "0"
+    )
+    _db_name = str(DATABASES["default"]["NAME"])
+    if not (
+        len(_db_name) <= 32
+        and _db_name.isascii()
+        and _db_name.replace("-", "").replace("_", "").isalnum()
+    ):
+        _db_name = hashlib.sha256(_db_name.encode()).hexdigest()[:12]
+    CHANNEL_LAYER_PREFIX = env.str(
+        "CHANNEL_LAYER_PREFIX", default=f"cardroom-{_db_name}-{_layer_db}"
+    )
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "config.channel_layer.LocalFirstPubSubLayer",
             "CONFIG": {
                 "hosts": [CHANNEL_LAYER_URL],
-                "prefix": "cardroom-asgi",
+                "prefix": CHANNEL_LAYER_PREFIX,
             },
         }
     }
