@@ -11,6 +11,7 @@ no:django`` runs without Django configured.
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -85,6 +86,15 @@ def _clear_cache() -> None:
             client.close()
     else:
         cache.clear()
+
+
+@pytest.fixture
+def silent_port() -> Iterator[int]:
+    """A port that accepts connections and never answers (a hung server)."""
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(16)
+        yield server.getsockname()[1]
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ a controlled environment.
 
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -81,6 +82,17 @@ def free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+def stop_process_group(process: subprocess.Popen[Any]) -> None:
+    """Stop a server started in a process group of its own (``make``, a
+    shell script, the server): TERM, then KILL after 15 seconds."""
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
 
 
 class OwnRedis:

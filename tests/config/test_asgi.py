@@ -3,7 +3,6 @@
 import asyncio
 import json
 import os
-import signal
 import subprocess
 import time
 import urllib.error
@@ -18,7 +17,7 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from config.websocket import BrowserOriginValidator
-from tests.helpers import REPO, clean_env, free_port
+from tests.helpers import REPO, clean_env, free_port, stop_process_group
 
 
 def fetch_json(url: str) -> tuple[int, Any]:
@@ -49,12 +48,7 @@ def make_run(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], str, Pat
     try:
         yield process, f"http://127.0.0.1:{port}", log_path
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        stop_process_group(process)
 
 
 @pytest.mark.timeout(300)
@@ -151,12 +145,7 @@ def web_sh(tmp_path: Path) -> Iterator[tuple[str, Path]]:
                 time.sleep(0.2)
         yield base_url, log_path
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        stop_process_group(process)
 
 
 @pytest.mark.timeout(120)

@@ -10,7 +10,6 @@ warning when its verdict changes, and one when it is ``ok`` again.
 from __future__ import annotations
 
 import logging
-import socket
 import threading
 from collections.abc import Iterator
 from concurrent.futures import Future
@@ -47,15 +46,6 @@ def timed_healthz(tmp_path: Path, **env: str) -> dict[str, object]:
         ),
     )
     return answer
-
-
-@pytest.fixture
-def silent_port() -> Iterator[int]:
-    """A port that accepts connections and never answers (a hung server)."""
-    with socket.socket() as server:
-        server.bind(("127.0.0.1", 0))
-        server.listen(16)
-        yield server.getsockname()[1]
 
 
 @pytest.mark.timeout(60)

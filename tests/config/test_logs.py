@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -27,7 +25,7 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from config.logs import REDACTED, SECRET_PARAMETERS, RedactSecrets, checked_level
-from tests.helpers import REPO, clean_env, free_port, run_python
+from tests.helpers import REPO, clean_env, free_port, run_python, stop_process_group
 
 #: The start of every line of ours: Django's ``%(asctime)s %(levelname)s
 #: %(name)s: `` (``config/settings/base.py``).
@@ -271,12 +269,7 @@ def web_sh(env: dict[str, str], logs: Path) -> Iterator[tuple[str, Path, Path]]:
                 time.sleep(0.2)
         yield base_url, out, err
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        stop_process_group(process)
 
 
 def get(url: str) -> int:

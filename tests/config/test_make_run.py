@@ -7,7 +7,6 @@ starts this machine's services only when it uses them.
 """
 
 import os
-import signal
 import subprocess
 import time
 import urllib.error
@@ -16,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.config.test_asgi import fetch_json
-from tests.helpers import REPO, clean_env, free_port
+from tests.helpers import REPO, clean_env, free_port, stop_process_group
 
 
 @pytest.mark.parametrize("host", ["0.0.0.0", "192.0.2.10", "::"])
@@ -70,12 +69,7 @@ def test_a_network_host_with_debug_off_serves_without_the_demo_admin(
                 time.sleep(0.5)
         missing = fetch_json(f"http://127.0.0.1:{port}/no/such/page/")
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        stop_process_group(process)
 
     output = log_path.read_text()
     assert answer is not None and answer[0] == 200, output

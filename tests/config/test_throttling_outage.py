@@ -11,9 +11,7 @@ nothing listens on, at one that accepts and never answers, or by stopping a
 from __future__ import annotations
 
 import shutil
-import socket
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -81,15 +79,6 @@ def test_api_requests_are_answered_while_the_caches_redis_is_down(
     assert len(messages) == 1, messages
     assert messages[0].startswith(f"{FAILING} (ConnectionError(")
     assert not [r for r in caplog.records if r.levelname in {"ERROR", "CRITICAL"}]
-
-
-@pytest.fixture
-def silent_port() -> Iterator[int]:
-    """A port that accepts connections and never answers (a hung Redis)."""
-    with socket.socket() as server:
-        server.bind(("127.0.0.1", 0))
-        server.listen(16)
-        yield server.getsockname()[1]
 
 
 @pytest.mark.django_db
