@@ -35,6 +35,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections
+from kombu.exceptions import OperationalError as BrokerError
 
 from config.celery import app as celery_app
 
@@ -62,7 +63,7 @@ def job_schedule(name: str, *args: Any, delay: float = 0.0) -> None:
     """
     runner = settings.TASK_RUNNER
     if runner == "celery":
-        celery_app.send_task(name, args=list(args), countdown=delay or None)
+        _send(name, args, delay)
     elif runner == "thread":
         _background().add(name, args, delay)
     elif runner == "inline":
@@ -84,6 +85,32 @@ def job_repeat(name: str, *, every: float) -> None:
 # --- inline -----------------------------------------------------------------
 
 _inline = threading.local()
+
+
+#: Whether the last job sent to the broker failed (one warning per outage).
+_broker_failing = False
+
+
+def _send(name: str, args: tuple[Any, ...], delay: float) -> None:
+    """Send a job to Celery's broker. With the broker down the job is lost,
+    not the move that scheduled it (it has committed): the turn sweep
+    (``games.services.sweep``) schedules the table's next turn again once
+    the broker is back. The outage is logged once, and its end."""
+    global _broker_failing
+    try:
+        celery_app.send_task(name, args=list(args), countdown=delay or None)
+    except (BrokerError, OSError) as exc:
+        if not _broker_failing:
+            _broker_failing = True
+            logger.warning(
+                "Scheduling jobs is failing: the broker does not answer (%r); "
+                "the turn sweep schedules them again once it does",
+                exc,
+            )
+        return
+    if _broker_failing:
+        _broker_failing = False
+        logger.warning("Scheduling jobs works again.")
 
 
 def _inline_run(name: str, args: tuple[Any, ...]) -> None:

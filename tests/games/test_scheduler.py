@@ -1,10 +1,12 @@
 """``games.scheduler``: follow-up jobs run later, outside their caller."""
 
+import logging
 import threading
 import time
 from typing import Any
 
 import pytest
+from kombu.exceptions import OperationalError as KombuOperationalError
 
 from games import scheduler
 
@@ -71,3 +73,34 @@ def test_the_inline_runner_holds_delayed_jobs_for_the_test(
     assert recorded == [] and scheduler.held == [("test.record", (1,), 5)]
     assert scheduler.held_run("test.record") == 1
     assert [value for _, value, _ in recorded] == [1] and scheduler.held == []
+
+
+def test_a_broker_outage_loses_jobs_not_moves_and_is_logged_once(
+    settings: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Jobs are sent on commit: with the broker down the move stands, the
+    job is dropped for the turn sweep to schedule again, and the outage is
+    one warning, not a traceback per move."""
+    settings.TASK_RUNNER = "celery"
+    sent: list[str] = []
+    down = True
+
+    def send_task(name: str, **kwargs: Any) -> None:
+        if down:
+            raise KombuOperationalError("Error 111 connecting to redis")
+        sent.append(name)
+
+    monkeypatch.setattr(scheduler.celery_app, "send_task", send_task)
+    monkeypatch.setattr(scheduler, "_broker_failing", False)
+    with caplog.at_level(logging.WARNING, logger="games.scheduler"):
+        scheduler.job_schedule("games.bot_turn", 1, 5)
+        scheduler.job_schedule("games.bot_turn", 2, 9)
+        down = False
+        scheduler.job_schedule("games.bot_turn", 3, 4)
+        scheduler.job_schedule("games.bot_turn", 4, 2)
+
+    assert sent == ["games.bot_turn", "games.bot_turn"]
+    assert [r.getMessage().split(" (")[0] for r in caplog.records] == [
+        "Scheduling jobs is failing: the broker does not answer",
+        "Scheduling jobs works again.",
+    ]
