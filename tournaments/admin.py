@@ -16,11 +16,13 @@ list filters, so no query string can filter tournaments by a table's seed.
 from __future__ import annotations
 
 import csv
+from collections import Counter
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.db import transaction
 from django.db.models import Count, Q, QuerySet
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse
@@ -38,6 +40,7 @@ from tournaments.models import (
     TournamentStatus,
     frozen_fields,
 )
+from tournaments.services import registration
 from tournaments.services.setup import layout_get
 from tournaments.services.standings import standings_rows
 
@@ -45,13 +48,35 @@ OPEN_FOR_ENTRIES = (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION)
 
 
 class EntryFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
-    """Entries change freely until the first round; after it, only withdrawals."""
+    """Entries change freely until the first round; after it, only withdrawals.
+
+    A row that registers someone (a new row, a changed player or team, or an
+    unticked *withdrawn*) follows the API's registration rules, from the same
+    code (``tournaments.services.registration``): a team in a team event and
+    none otherwise, at most two active players per team, one entry per
+    player. It gets the seed rating the API would store.
+    """
 
     def clean(self) -> None:
+        self._open = self._status() in OPEN_FOR_ENTRIES
+        if not self._open:
+            self._started_check()
+        self._rules_check()
         super().clean()
+
+    def _status(self) -> str:
+        """The tournament's status, read under its row lock when saving."""
         tournament = self.instance
-        if tournament.pk is None or tournament.status in OPEN_FOR_ENTRIES:
-            return
+        if tournament.pk is None:
+            return str(tournament.status)
+        if transaction.get_connection().in_atomic_block:
+            # The admin saves in one transaction: lock the row as the API does,
+            # so no registration or seating races this one.
+            return str(registration.tournament_lock(tournament.pk).status)
+        return str(tournament.status)
+
+    def _started_check(self) -> None:
+        tournament = self.instance
         for form in self.forms:
             if not form.has_changed():
                 continue
@@ -60,10 +85,103 @@ class EntryFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
                     f"{tournament.name!r} has started: players can no longer be "
                     "registered."
                 )
-            if set(form.changed_data) - {"withdrawn"} or form in self.deleted_forms:
+            if set(form.changed_data) - {"withdrawn"} or self._deleted(form):
                 raise forms.ValidationError(
                     f"{tournament.name!r} has started: entries can only be withdrawn."
                 )
+
+    def _deleted(self, form: Any) -> bool:
+        """Whether ``form``'s row is ticked for deletion."""
+        data = getattr(form, "cleaned_data", None) or {}
+        return bool(self.can_delete and data.get("DELETE"))
+
+    def _kept(self, form: Any) -> bool:
+        """A row that will exist after saving, with a player."""
+        if form.instance.pk is None and not form.has_changed():
+            return False
+        if self._deleted(form):
+            return False
+        return bool(getattr(form, "cleaned_data", None)) and bool(
+            form.cleaned_data.get("player")
+        )
+
+    def _registers(self, form: Any) -> bool:
+        """Whether saving ``form`` registers its player (the API's rules apply)."""
+        if not form.has_changed():
+            return False
+        if form.instance.pk is None:
+            return True
+        changed = set(form.changed_data)
+        return bool(changed & {"player", "team"}) or (
+            "withdrawn" in changed and not form.cleaned_data.get("withdrawn")
+        )
+
+    def _rules_check(self) -> None:
+        tournament = self.instance
+        rows = [f for f in self.forms if self._kept(f)]
+        # (player id, team, active) of every entry there will be: the rows,
+        # and any entry not on the page (registered through the API meanwhile).
+        shown = {f.instance.pk for f in self.forms if f.instance.pk is not None}
+        others: list[tuple[int, str, bool]] = []
+        if tournament.pk is not None:
+            others = [
+                (e.player_id, e.team, not e.withdrawn)
+                for e in tournament.entries.exclude(pk__in=shown)
+            ]
+        players = Counter(p for p, _, _ in others)
+        players.update(f.cleaned_data["player"].pk for f in rows)
+        # Team places: taken first by the rows that do not register anyone.
+        teams: Counter[str] = Counter(t for _, t, active in others if active and t)
+        registering = []
+        for form in rows:
+            team = form.cleaned_data.get("team", form.instance.team) or ""
+            active = not form.cleaned_data.get("withdrawn", form.instance.withdrawn)
+            if not self._registers(form):
+                if active and team:
+                    teams[team] += 1
+                continue
+            registering.append((form, team, active))
+        for form, raw_team, active in registering:
+            player = form.cleaned_data["player"]
+            if players[player.pk] > 1:
+                form.add_error(
+                    "player",
+                    f"{player} already has an entry in {tournament.name!r}: a player "
+                    "enters once (to bring back a withdrawn player, untick "
+                    "withdrawn on their entry).",
+                )
+                continue
+            field = "team" if "team" in form.fields else None
+            try:
+                team = registration.entry_team_clean(
+                    tournament=tournament, team=raw_team
+                )
+                if active:
+                    registration.entry_team_room_check(team=team, mates=teams[team])
+            except TableError as exc:
+                form.add_error(field, f"{player}: {exc.message}")
+                continue
+            if field is not None:
+                form.cleaned_data["team"] = team
+            form.instance.team = team
+            if active and team:
+                teams[team] += 1
+
+    def _seed(self, form: Any) -> None:
+        """The seed rating the API stores, for a row that registers someone."""
+        tournament = self.instance
+        if getattr(self, "_open", False) and self._registers(form):
+            form.instance.seed_rating = registration.entry_seed_rating(
+                tournament=tournament, player=form.instance.player
+            )
+
+    def save_new(self, form: Any, commit: bool = True) -> Any:
+        self._seed(form)
+        return super().save_new(form, commit)
+
+    def save_existing(self, form: Any, obj: Any, commit: bool = True) -> Any:
+        self._seed(form)
+        return super().save_existing(form, obj, commit)
 
 
 class EntryInline(admin.TabularInline):

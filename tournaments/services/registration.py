@@ -47,38 +47,64 @@ def require_registration(tournament: Tournament) -> None:
         )
 
 
+#: Players per team in a team event.
+TEAM_SIZE = 2
+
+
+def entry_team_clean(*, tournament: Tournament, team: str) -> str:
+    """``team`` stripped, if the tournament allows it.
+
+    A team event needs a team (``team_required``); an individual event takes
+    none (``team_not_allowed``). Shared by the API's registration and the
+    admin's Entries rows.
+    """
+    team = team.strip()
+    if tournament.team_event and not team:
+        raise BadRequest(
+            "team_required", "This is a team event: name your team to register."
+        )
+    if not tournament.team_event and team:
+        raise BadRequest(
+            "team_not_allowed", "Teams are only for team events; register alone."
+        )
+    return team
+
+
+def entry_team_room_check(*, team: str, mates: int) -> None:
+    """Refuse (``team_full``) joining ``team`` when ``mates`` other active
+    entries are already in it."""
+    if team and mates >= TEAM_SIZE:
+        raise Conflict("team_full", f"Team {team!r} already has two players.")
+
+
+def entry_seed_rating(*, tournament: Tournament, player: User) -> float | None:
+    """The seed rating stored on ``player``'s entry when they register."""
+    return ratings.rating_get(user=player, game=tournament.game)
+
+
 @transaction.atomic
 def entry_register(*, tournament_id: int, user: User, team: str = "") -> Entry:
     """Register ``user`` (in a team event, in team ``team``). Lock: the tournament row.
 
     A player who withdrew may register again while registration is open. The
-    seed rating is read now (``tournaments.ratings``).
+    seed rating is read now (``entry_seed_rating``).
     """
     tournament = tournament_lock(tournament_id, public=True)
     if user.is_bot:
         raise Forbidden("bot_account", "Bot accounts cannot enter tournaments.")
     require_registration(tournament)
-    team = team.strip()
+    team = entry_team_clean(tournament=tournament, team=team)
     if tournament.team_event:
-        if not team:
-            raise BadRequest(
-                "team_required", "This is a team event: name your team to register."
-            )
         mates = tournament.entries.filter(team=team, withdrawn=False).exclude(
             player=user
         )
-        if mates.count() >= 2:
-            raise Conflict("team_full", f"Team {team!r} already has two players.")
-    elif team:
-        raise BadRequest(
-            "team_not_allowed", "Teams are only for team events; register alone."
-        )
+        entry_team_room_check(team=team, mates=mates.count())
     entry = tournament.entries.filter(player=user).first()
     if entry is not None and not entry.withdrawn:
         raise Conflict(
             "already_registered", f"You are already registered for {tournament.name!r}."
         )
-    rating = ratings.rating_get(user=user, game=tournament.game)
+    rating = entry_seed_rating(tournament=tournament, player=user)
     if entry is None:
         return Entry.objects.create(
             tournament=tournament, player=user, team=team, seed_rating=rating

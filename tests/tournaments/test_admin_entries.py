@@ -1,0 +1,222 @@
+"""Entries added or edited by hand in the admin follow the API's registration
+rules (``docs/tournaments.md``): a team in a team event, at most two players
+a team, one entry per player, and the seed rating the API stores."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from accounts.models import User
+from stats.models import Rating
+from tests.accounts.factories import UserFactory
+from tests.tournaments.factories import TournamentFactory
+from tests.tournaments.test_admin import CHANGELIST, change_form_data
+from tournaments import ratings, services
+from tournaments.models import Entry, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff(client: Client, organiser: User) -> Client:
+    client.force_login(organiser)
+    return client
+
+
+def pairs(*teams: str) -> Tournament:
+    """An open Alkort team event; one registered player per team named."""
+    tournament = TournamentFactory(
+        name="Pairs", game="alkort", table_size=4, team_event=True
+    )
+    services.registration_open(tournament_id=tournament.pk)
+    for team in teams:
+        services.entry_register(
+            tournament_id=tournament.pk, user=UserFactory(), team=team
+        )
+    tournament.refresh_from_db()
+    return tournament
+
+
+def url_of(tournament: Tournament) -> str:
+    return f"{CHANGELIST}{tournament.pk}/change/"
+
+
+def add_rows(
+    client: Client, tournament: Tournament, *rows: dict[str, Any]
+) -> tuple[Any, list[Any]]:
+    """Post the change page with ``rows`` added as new entries; the response
+    and the posted rows' forms (when the page comes back with errors)."""
+    url = url_of(tournament)
+    data = change_form_data(client, url)
+    first = int(data["entries-TOTAL_FORMS"])
+    for offset, row in enumerate(rows):
+        prefix = f"entries-{first + offset}"
+        data[f"{prefix}-tournament"] = tournament.pk
+        for name, value in row.items():
+            data[f"{prefix}-{name}"] = value
+    data["entries-TOTAL_FORMS"] = first + len(rows)
+    response = client.post(url, data)
+    forms = []
+    if response.status_code == 200:
+        formset = response.context["inline_admin_formsets"][0].formset
+        forms = formset.forms[first:]
+    return response, forms
+
+
+def rate(user: User, game: str, mu: float = 30.0, sigma: float = 2.0) -> None:
+    Rating.objects.create(user=user, game=game, mu=mu, sigma=sigma, matches=12)
+
+
+def test_a_blank_team_in_a_team_event_is_refused(staff: Client) -> None:
+    tournament = pairs("Ravens")
+    newcomer = UserFactory()
+    response, forms = add_rows(staff, tournament, {"player": newcomer.pk, "team": "  "})
+    assert response.status_code == 200  # the form again, with the error
+    assert forms[0].errors["team"] == [
+        f"{newcomer}: This is a team event: name your team to register."
+    ]
+    assert not Entry.objects.filter(player=newcomer).exists()
+
+
+def test_a_third_player_in_a_team_of_two_is_refused(staff: Client) -> None:
+    tournament = pairs("Ravens", "Ravens")
+    newcomer = UserFactory()
+    response, forms = add_rows(
+        staff, tournament, {"player": newcomer.pk, "team": "Ravens"}
+    )
+    assert response.status_code == 200
+    assert forms[0].errors["team"] == [
+        f"{newcomer}: Team 'Ravens' already has two players."
+    ]
+    assert tournament.entries.filter(team="Ravens").count() == 2
+
+
+def test_two_rows_cannot_fill_a_team_past_two(staff: Client) -> None:
+    tournament = pairs("Owls")
+    first, second = UserFactory(), UserFactory()
+    response, forms = add_rows(
+        staff,
+        tournament,
+        {"player": first.pk, "team": "Owls"},
+        {"player": second.pk, "team": "Owls"},
+    )
+    assert response.status_code == 200
+    assert not forms[0].errors
+    assert forms[1].errors["team"] == [
+        f"{second}: Team 'Owls' already has two players."
+    ]
+    assert tournament.entries.count() == 1  # nothing saved
+
+
+def test_a_withdrawn_player_does_not_hold_a_team_place(staff: Client) -> None:
+    tournament = pairs("Owls", "Owls")
+    gone = tournament.entries.order_by("pk").first()
+    assert gone is not None
+    services.entry_withdraw(tournament_id=tournament.pk, user=gone.player)
+    newcomer = UserFactory()
+    response, _ = add_rows(staff, tournament, {"player": newcomer.pk, "team": " Owls "})
+    assert response.status_code == 302
+    entry = Entry.objects.get(player=newcomer)
+    assert entry.team == "Owls"  # stripped, as the API does
+
+
+def test_bringing_back_a_withdrawn_player_into_a_full_team_is_refused(
+    staff: Client,
+) -> None:
+    tournament = pairs("Owls", "Owls")
+    gone = tournament.entries.order_by("pk").first()
+    assert gone is not None
+    services.entry_withdraw(tournament_id=tournament.pk, user=gone.player)
+    services.entry_register(
+        tournament_id=tournament.pk, user=UserFactory(), team="Owls"
+    )
+    url = url_of(tournament)
+    data = change_form_data(staff, url)
+    row = next(
+        key[: -len("-id")]
+        for key, value in data.items()
+        if key.endswith("-id") and value == gone.pk
+    )
+    data.pop(f"{row}-withdrawn")
+    response = staff.post(url, data)
+    assert response.status_code == 200
+    formset = response.context["inline_admin_formsets"][0].formset
+    errors = [f.errors for f in formset.forms if f.instance.pk == gone.pk]
+    assert errors[0]["team"] == [f"{gone.player}: Team 'Owls' already has two players."]
+    gone.refresh_from_db()
+    assert gone.withdrawn
+
+
+def test_the_same_player_twice_is_refused(staff: Client) -> None:
+    tournament = pairs()
+    player = UserFactory()
+    response, forms = add_rows(
+        staff,
+        tournament,
+        {"player": player.pk, "team": "Owls"},
+        {"player": player.pk, "team": "Larks"},
+    )
+    assert response.status_code == 200
+    message = (
+        f"{player} already has an entry in 'Pairs': a player enters once (to bring "
+        "back a withdrawn player, untick withdrawn on their entry)."
+    )
+    assert forms[0].errors["player"] == [message]
+    assert forms[1].errors["player"] == [message]
+    assert not tournament.entries.exists()
+
+
+def test_a_team_in_an_individual_event_is_not_stored(staff: Client) -> None:
+    tournament = TournamentFactory(name="Solo")
+    services.registration_open(tournament_id=tournament.pk)
+    player = UserFactory()
+    # The team column is not shown in an individual event: a posted team is ignored.
+    response, _ = add_rows(staff, tournament, {"player": player.pk, "team": "Owls"})
+    assert response.status_code == 302
+    assert Entry.objects.get(player=player).team == ""
+
+
+def test_a_hand_added_rated_player_gets_the_apis_seed_rating(staff: Client) -> None:
+    tournament = TournamentFactory(name="Rated", game="alager", table_size=3)
+    services.registration_open(tournament_id=tournament.pk)
+    by_hand, by_api = UserFactory(), UserFactory()
+    rate(by_hand, "alager")
+    rate(by_api, "alager")
+    rate(by_hand, "alkort", mu=10.0)  # another game's rating is not the seed
+    services.entry_register(tournament_id=tournament.pk, user=by_api)
+    unrated = UserFactory()
+    response, _ = add_rows(
+        staff, tournament, {"player": by_hand.pk}, {"player": unrated.pk}
+    )
+    assert response.status_code == 302, response.context and response.context["errors"]
+    seed = Entry.objects.get(player=by_hand).seed_rating
+    assert seed is not None
+    assert seed == ratings.rating_get(user=by_hand, game="alager")
+    assert seed == Entry.objects.get(player=by_api).seed_rating
+    assert Entry.objects.get(player=unrated).seed_rating is None
+
+
+def test_entries_added_to_a_draft_get_their_seed(staff: Client) -> None:
+    tournament = TournamentFactory(name="Draft", game="alager", table_size=3)
+    player = UserFactory()
+    rate(player, "alager")
+    response, _ = add_rows(staff, tournament, {"player": player.pk})
+    assert response.status_code == 302
+    assert Entry.objects.get(player=player).seed_rating == ratings.rating_get(
+        user=player, game="alager"
+    )
+
+
+def test_editing_an_entry_without_registering_keeps_its_seed(staff: Client) -> None:
+    tournament = pairs("Owls")
+    entry = tournament.entries.get()
+    Entry.objects.filter(pk=entry.pk).update(seed_rating=12.5)
+    rate(entry.player, "alkort")  # rated since: an unchanged row is not re-read
+    url = url_of(tournament)
+    response = staff.post(url, change_form_data(staff, url))
+    assert response.status_code == 302
+    entry.refresh_from_db()
+    assert entry.seed_rating == 12.5
