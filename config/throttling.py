@@ -53,6 +53,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, RedisError, ResponseError
 from rest_framework import throttling
 
+from config.outages import Outage
+
 logger = logging.getLogger(__name__)
 
 #: What a Redis that cannot do the request's round trip raises.
@@ -155,12 +157,18 @@ class _SlidingLog:
             return conn.read_response()
 
 
-class _Outage:
-    """Whether a Redis server failed the throttle, logged once per outage."""
+class _Outage(Outage):
+    """The throttle's Redis failing (``config.outages``), and how often a
+    process asks it again meanwhile."""
 
     def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.failing = False
+        super().__init__(
+            logger,
+            "Throttling is off: Redis does not answer (%r). Requests are "
+            "allowed without counting until it does. Logged once until it "
+            "works again.",
+            "Throttling works again: Redis answers.",
+        )
         self.next_try = 0.0
 
     def skip(self) -> bool:
@@ -171,33 +179,15 @@ class _Outage:
         if not self.failing:
             return False
         now = time.monotonic()
-        with self.lock:
+        with self._lock:
             if now < self.next_try:
                 return True
             self.next_try = now + RETRY_SECONDS
             return False
 
-    def failed(self, error: BaseException) -> None:
-        with self.lock:
-            self.next_try = time.monotonic() + RETRY_SECONDS
-            if self.failing:
-                return
-            self.failing = True
-        logger.warning(
-            "Throttling is off: Redis does not answer (%r). Requests are "
-            "allowed without counting until it does. Logged once until it "
-            "works again.",
-            error,
-        )
-
-    def worked(self) -> None:
-        if not self.failing:
-            return
-        with self.lock:
-            if not self.failing:
-                return
-            self.failing = False
-        logger.warning("Throttling works again: Redis answers.")
+    def failed(self, error: BaseException, *args: Any) -> None:
+        self.next_try = time.monotonic() + RETRY_SECONDS
+        super().failed(error, *args)
 
 
 _logs: dict[int, _SlidingLog] = {}

@@ -42,6 +42,8 @@ from typing import TYPE_CHECKING, Any
 from channels.layers import get_channel_layer
 from redis.exceptions import RedisError
 
+from config.outages import Outage
+
 if TYPE_CHECKING:
     from games.frames import Pushed
 
@@ -209,7 +211,6 @@ _server_loop: asyncio.AbstractEventLoop | None = None
 _own_loop: tuple[int, asyncio.AbstractEventLoop] | None = None
 _own_lock = threading.Lock()
 _pending: set[Future[None]] = set()
-_failing = False
 
 
 def loop_register(loop: asyncio.AbstractEventLoop) -> None:
@@ -293,18 +294,20 @@ def _submit(make: Callable[[], Awaitable[None]], label: str) -> None:
     future.add_done_callback(lambda done: _report(done, label))
 
 
+#: The channel layer's outages in this process (``config.outages``).
+OUTAGE = Outage(
+    logger,
+    "Live notifications are failing (first: %s): %r. Moves still commit; "
+    "clients resync when the channel layer is back. Logged once until it "
+    "recovers.",
+    "Live notifications work again.",
+    level=logging.ERROR,
+)
+
+
 def layer_failed(what: str, error: BaseException) -> None:
     """Log a channel-layer failure, once until the layer works again."""
-    global _failing
-    if not _failing:
-        _failing = True
-        logger.error(
-            "Live notifications are failing (first: %s): %r. Moves still "
-            "commit; clients resync when the channel layer is back. Logged "
-            "once until it recovers.",
-            what,
-            error,
-        )
+    OUTAGE.failed(error, what)
 
 
 def _report(done: Future[None], label: str) -> None:
@@ -313,12 +316,10 @@ def _report(done: Future[None], label: str) -> None:
 
 
 def _result(label: str, error: BaseException | None) -> None:
-    global _failing
     if error is not None:
         layer_failed(label, error)
-    elif _failing:
-        _failing = False
-        logger.warning("Live notifications work again.")
+    else:
+        OUTAGE.worked()
 
 
 def flush(timeout: float = 5.0) -> None:

@@ -38,6 +38,7 @@ from django.db import close_old_connections
 from kombu.exceptions import OperationalError as BrokerError
 
 from config.celery import app as celery_app
+from config.outages import Outage
 
 logger = logging.getLogger(__name__)
 
@@ -87,8 +88,13 @@ def job_repeat(name: str, *, every: float) -> None:
 _inline = threading.local()
 
 
-#: Whether the last job sent to the broker failed (one warning per outage).
-_broker_failing = False
+#: The broker's outages in this process (``config.outages``).
+BROKER_OUTAGE = Outage(
+    logger,
+    "Scheduling jobs is failing: the broker does not answer (%r); "
+    "the turn sweep schedules them again once it does",
+    "Scheduling jobs works again.",
+)
 
 
 def _send(name: str, args: tuple[Any, ...], delay: float) -> None:
@@ -96,21 +102,12 @@ def _send(name: str, args: tuple[Any, ...], delay: float) -> None:
     not the move that scheduled it (it has committed): the turn sweep
     (``games.services.sweep``) schedules the table's next turn again once
     the broker is back. The outage is logged once, and its end."""
-    global _broker_failing
     try:
         celery_app.send_task(name, args=list(args), countdown=delay or None)
     except (BrokerError, OSError) as exc:
-        if not _broker_failing:
-            _broker_failing = True
-            logger.warning(
-                "Scheduling jobs is failing: the broker does not answer (%r); "
-                "the turn sweep schedules them again once it does",
-                exc,
-            )
+        BROKER_OUTAGE.failed(exc)
         return
-    if _broker_failing:
-        _broker_failing = False
-        logger.warning("Scheduling jobs works again.")
+    BROKER_OUTAGE.worked()
 
 
 def _inline_run(name: str, args: tuple[Any, ...]) -> None:

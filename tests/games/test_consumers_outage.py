@@ -55,7 +55,7 @@ def _failures(caplog: pytest.LogCaptureFixture) -> list[str]:
 def test_a_handshake_while_redis_is_down_is_accepted_then_closed_with_4503(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setattr(realtime, "_failing", False)
+    monkeypatch.setattr(realtime.OUTAGE, "failing", False)
 
     async def go() -> list[Any]:
         answers = []
@@ -89,7 +89,7 @@ def test_a_failed_group_subscription_closes_with_4503_and_leaves_no_member(
     with 4503 and the layer keeps no local member for it, which would make
     every later move publish to a socket that is gone."""
     table = table_started(seating=[UserFactory(), UserFactory()])
-    monkeypatch.setattr(realtime, "_failing", False)
+    monkeypatch.setattr(realtime.OUTAGE, "failing", False)
     real = channel_layer._Shard.subscribe
 
     async def subscribe(self: Any, channel: str) -> None:
@@ -123,7 +123,7 @@ def test_a_client_gone_while_sent_to_is_a_disconnect_not_an_outage(
     sends to a client that has gone: that was logged as a channel-layer
     outage ("Live notifications are failing … ClientDisconnected()")."""
     table = table_started(seating=[UserFactory(), UserFactory()])
-    monkeypatch.setattr(realtime, "_failing", False)
+    monkeypatch.setattr(realtime.OUTAGE, "failing", False)
     gone = asyncio.Event()
 
     async def app(scope: Any, receive: Any, send: Any) -> Any:
@@ -151,7 +151,7 @@ def test_a_client_gone_while_sent_to_is_a_disconnect_not_an_outage(
 
     assert (registered, left) == (1, 0)  # the registration is removed
     assert _failures(caplog) == []
-    assert realtime._failing is False
+    assert realtime.OUTAGE.failing is False
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 

@@ -45,7 +45,7 @@ def test_a_broken_channel_layer_is_logged_not_raised(
         async def group_send(self, group: str, message: dict[str, Any]) -> None:
             raise ConnectionError("redis is down")
 
-    monkeypatch.setattr(realtime, "_failing", False)
+    monkeypatch.setattr(realtime.OUTAGE, "failing", False)
     monkeypatch.setattr(realtime, "get_channel_layer", lambda: Broken())
 
     realtime.table_changed(7, 12)
@@ -63,7 +63,7 @@ def test_a_broken_channel_layer_is_logged_not_raised(
 def test_recovery_is_logged_once_too(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setattr(realtime, "_failing", True)
+    monkeypatch.setattr(realtime.OUTAGE, "failing", True)
 
     realtime.table_changed(7, 14)
     realtime.table_changed(7, 15)
@@ -221,7 +221,7 @@ def test_a_dead_redis_fails_the_sync_publisher_once_in_the_log(
     from tests.helpers import free_port
 
     dead = LocalFirstPubSubLayer(hosts=[f"redis://127.0.0.1:{free_port()}/0"])
-    monkeypatch.setattr(realtime, "_failing", False)
+    monkeypatch.setattr(realtime.OUTAGE, "failing", False)
     monkeypatch.setattr(realtime, "get_channel_layer", lambda: dead)
 
     realtime.table_changed(7, 12)

@@ -91,7 +91,7 @@ def test_a_broker_outage_loses_jobs_not_moves_and_is_logged_once(
         sent.append(name)
 
     monkeypatch.setattr(scheduler.celery_app, "send_task", send_task)
-    monkeypatch.setattr(scheduler, "_broker_failing", False)
+    monkeypatch.setattr(scheduler.BROKER_OUTAGE, "failing", False)
     with caplog.at_level(logging.WARNING, logger="games.scheduler"):
         scheduler.job_schedule("games.bot_turn", 1, 5)
         scheduler.job_schedule("games.bot_turn", 2, 9)
