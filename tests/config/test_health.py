@@ -26,15 +26,26 @@ IDLE_REDIS = "redis://127.0.0.1:6379/13"
 
 GET_HEALTHZ = """
 import json
+import time
 from django.test import Client
+started = time.monotonic()
 response = Client().get("/healthz", HTTP_HOST="localhost")
-print(json.dumps({"status_code": response.status_code, "body": response.json()}))
+took = time.monotonic() - started
+print(json.dumps({"status_code": response.status_code, "body": response.json(), "took": took}))
 """
 
 
-def healthz_in_subprocess(tmp_path: Path, **env: str) -> object:
-    """GET /healthz with local settings and ``env``, SQLite unless overridden."""
-    return run_django_json(
+def healthz_in_subprocess(tmp_path: Path, **env: str) -> dict[str, object]:
+    """GET /healthz with local settings and ``env``, SQLite unless overridden:
+    the status code and body."""
+    return healthz_timed(tmp_path, **env)[0]
+
+
+def healthz_timed(tmp_path: Path, **env: str) -> tuple[dict[str, object], float]:
+    """``healthz_in_subprocess``, and how long the request took in seconds
+    (the process's start and Django's set-up not counted: on a loaded
+    machine they alone can take longer than any probe)."""
+    answer: dict[str, object] = run_django_json(
         GET_HEALTHZ,
         clean_env(
             DJANGO_SETTINGS_MODULE="config.settings.local",
@@ -42,6 +53,9 @@ def healthz_in_subprocess(tmp_path: Path, **env: str) -> object:
             **env,
         ),
     )
+    took = answer.pop("took")
+    assert isinstance(took, float)
+    return answer, took
 
 
 @pytest.mark.django_db
@@ -179,11 +193,9 @@ def test_no_workers_is_reported_but_not_a_failure(tmp_path: Path) -> None:
 
 
 def test_degraded_when_the_broker_is_unreachable(tmp_path: Path) -> None:
-    started = time.monotonic()
-    answer = healthz_in_subprocess(
+    answer, took = healthz_timed(
         tmp_path, REDIS_URL=IDLE_REDIS, CELERY_BROKER_URL=DEAD_REDIS
     )
-    elapsed = time.monotonic() - started
 
     assert answer == {
         "status_code": 503,
@@ -194,7 +206,7 @@ def test_degraded_when_the_broker_is_unreachable(tmp_path: Path) -> None:
             "celery": "unreachable",
         },
     }
-    assert elapsed < 15, f"a dead broker took {elapsed:.1f}s to report"
+    assert took < 10, f"a dead broker took {took:.1f}s to report"
 
 
 def test_degraded_when_the_database_is_unreachable(tmp_path: Path) -> None:
