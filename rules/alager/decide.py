@@ -290,7 +290,7 @@ def _after_turn(
     """The end of a turn: the final round may be complete, or the turn limit reached.
 
     After a final turn that leaves seats still owed one, the queue that remains
-    is recorded (§13.1, "Final-round queue"); the last final turn ends the deal.
+    is recorded (§9, §13); the last final turn ends the deal.
     """
     if state.phase == "final":
         if len(state.final_queue) <= 1:

@@ -199,7 +199,7 @@ def _konec_called(state: AlagerState, p: dict[str, Any]) -> AlagerState:
 
 def _final_queue_advanced(state: AlagerState, p: dict[str, Any]) -> AlagerState:
     # The turn's own event already moved the queue on; this records it for
-    # everyone (§13.1) and folds to the same queue and seat to act.
+    # everyone (§13) and folds to the same queue and seat to act.
     queue = tuple(p["queue"])
     return replace_state(state, final_queue=queue, current=queue[0])
 

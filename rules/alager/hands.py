@@ -1,7 +1,7 @@
 """Alager hand valuation, special hands and the mariáš (32-card) display names.
 
 A hand is three French cards (``"QH"``). Its value is the highest total of card
-values in any one suit (docs/rules/alager.md §11.1, D-21): 2–9 count their face value,
+values in any one suit (docs/rules/alager.md §2, D-21): 2–9 count their face value,
 T J Q K count 10 and the ace 11.
 
 >>> hand_value(("AC", "3D", "2D"))      # V6: the lone ace beats the pair

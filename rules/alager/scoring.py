@@ -1,4 +1,4 @@
-"""The end of an Alager deal: penalties (§11.3), eliminations and the next dealer (§12)."""
+"""The end of an Alager deal: penalties (§11), eliminations and the next dealer (§12)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def outcome(state: AlagerState) -> dict[str, Any] | None:
 def score_deal(
     state: AlagerState, reason: str, specials: tuple[tuple[int, str], ...]
 ) -> DealResult:
-    """Score the deal in play (§11.3) and decide what comes next (§12)."""
+    """Score the deal in play (§11) and decide what comes next (§12)."""
     rules = state.rules
     n = state.players
     penalties = list(state.penalties)

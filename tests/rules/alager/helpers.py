@@ -1,7 +1,7 @@
 """Building blocks for Alager scenario tests: stacked decks and a small match driver.
 
 Scenario tests never set up a state by hand: they stack full decks with
-``start(deck=[...])`` and reach every situation through play (docs/rules/alager.md §17).
+``start(deck=[...])`` and reach every situation through play (docs/rules/alager.md, "For maintainers").
 """
 
 from __future__ import annotations

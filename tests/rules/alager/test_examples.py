@@ -1,4 +1,5 @@
-"""Every worked example of docs/rules/alager.md §5 and §17–§18, reached through play with ``deck=``.
+"""The worked cases of docs/rules/alager.md (§5, §6, §7.3, §8 and "Worked examples"; labels
+P1–P2 and E1–E6 as its "For maintainers" lists them), reached through play with ``deck=``.
 
 Penalty points before an example are built up by "quick deals" (the eldest
 knocks, the others pass, one chosen seat holds the lowest hand), so each
@@ -32,7 +33,7 @@ def test_deal_pattern_single_deals_one_card_at_a_time():
 
 
 def test_p1_draw_from_an_empty_stock_replenishes_first():
-    """§17 P1 with a full deck: 15 players (S0 = 4), four draws empty the stock.
+    """§7.3, P1 with a full deck: 15 players (S0 = 4), four draws empty the stock.
 
     The fourth card (8H) is there because S0 is 4 here; the example's fragment
     has three. The drawer discards 3H, the pile goes under the stock unshuffled,
@@ -62,7 +63,7 @@ def test_p1_draw_from_an_empty_stock_replenishes_first():
 
 
 def test_p2_all_pass_refresh_with_a_short_stock():
-    """§17 P2 with a full deck: 8 players on deck32 (S0 = 5).
+    """§8, P2 with a full deck: 8 players on deck32 (S0 = 5).
 
     Three draws leave stock [8D, KS] and discards [7C, TD, 8S] (the example's
     6C and 3S do not exist in the 32-card deck); table [9H, 7S, JC]. Then all
@@ -100,7 +101,7 @@ def test_p2_all_pass_refresh_with_a_short_stock():
 
 
 def test_e1_konec_with_two_players_tied_for_lowest():
-    """§18 E1: P1 and P3 tie at 9 and both take +1; the game continues."""
+    """Worked examples, E1: P1 and P3 tie at 9 and both take +1; the game continues."""
     hands = {
         0: ["KS", "5C", "4D"],
         1: ["9H", "8C", "2D"],
@@ -138,7 +139,7 @@ def test_e1_konec_with_two_players_tied_for_lowest():
 
 
 def test_e2_alager_completed_during_normal_play():
-    """§18 E2: P1 swaps 5C for AH, holds QH KH AH, and the deal ends at once."""
+    """Worked examples, E2: P1 swaps 5C for AH, holds QH KH AH, and the deal ends at once."""
     hands = {
         0: ["AS", "9S", "3D"],
         1: ["QH", "KH", "5C"],
@@ -170,7 +171,7 @@ def test_e2_alager_completed_during_normal_play():
 
 
 def test_e3_alager_in_the_deal_with_the_floor_at_zero():
-    """§18 E3 (deck32): P0 is dealt svršek, král, eso of listy; no one moves."""
+    """§6, E3 (deck32): P0 is dealt svršek, král, eso of listy; no one moves."""
     hands = {0: ["QS", "KS", "AS"], 1: ["7H", "8C", "9D"], 2: ["TC", "7D", "JC"]}
     m = _example(3, [1, 1], hands, {"deck": 32})  # P1 2
     m.quick_deals(1)
@@ -198,7 +199,7 @@ def test_e3_alager_in_the_deal_with_the_floor_at_zero():
 
 
 def test_e4_hori_in_the_final_round():
-    """§18 E4 (Hoří on): P0 completes three aces; P1 loses his final turn."""
+    """Worked examples, E4 (Hoří on): P0 completes three aces; P1 loses his final turn."""
     hands = {
         0: ["AC", "AD", "5S"],
         1: ["JH", "4H", "3S"],
@@ -223,7 +224,7 @@ def test_e4_hori_in_the_final_round():
 
 
 def test_e5_knocker_tied_for_lowest_and_the_game_ends():
-    """§18 E5: P0 and P2 tie at 16; P0 reaches 5; P1 wins with 1 point."""
+    """Worked examples, E5: P0 and P2 tie at 16; P0 reaches 5; P1 wins with 1 point."""
     hands = {0: ["TC", "6C", "3H"], 1: ["JS", "4S", "2D"], 2: ["AD", "5D", "4H"]}
     targets = [0, 0, 0, 0, 1, 2, 2]  # P0 4, P1 1, P2 2
     # Seat 1 deals first, so seat 2 deals the 8th.
@@ -248,7 +249,7 @@ def test_e5_knocker_tied_for_lowest_and_the_game_ends():
 
 
 def test_e6_two_special_hands_in_the_deal():
-    """§18 E6 (Hoří on): an Alager and three aces are announced together (D-8)."""
+    """§6, E6 (Hoří on): an Alager and three aces are announced together (D-8)."""
     hands = {0: ["QH", "KH", "AH"], 1: ["AC", "AD", "AS"], 2: ["9C", "9D", "4S"]}
     m = _example(3, [0], hands, {"hori_enabled": True})  # P0 1
     deal = m.state.deal

@@ -1,4 +1,4 @@
-"""The final-round queue event (ALAGER.md §13.1, "Final-round queue").
+"""The final-round queue event (docs/rules/alager.md §9 and §13).
 
 ``alager.konec_called`` names the seats owed a last turn; after each of those
 turns that leaves someone still waiting, ``alager.final_queue_advanced`` names

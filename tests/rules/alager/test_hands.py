@@ -1,4 +1,5 @@
-"""Hand valuation and special hands: every worked example of docs/rules/alager.md §16."""
+"""Hand valuation and special hands: the examples of docs/rules/alager.md §2, §6 and
+"Worked examples" (hand labels V1–V12: see its "For maintainers")."""
 
 import doctest
 
@@ -28,7 +29,7 @@ V = [
     ("vid", "hand", "totals", "value", "plain", "hori"), V, ids=[v[0] for v in V]
 )
 def test_worked_valuation_examples(vid, hand, totals, value, plain, hori):
-    """§16: per-suit totals, value (D-21) and special status, with and without Hoří."""
+    """§2 and §6: per-suit totals, value (D-21) and special status, with and without Hoří."""
     cards = hand.split()
     assert value == max(totals.values())  # D-21: the best single suit
     assert hand_value(cards) == value

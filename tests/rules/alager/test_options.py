@@ -1,4 +1,4 @@
-"""Options (docs/rules/alager.md §14 CONFIG) and player limits (D-2)."""
+"""Options (docs/rules/alager.md §14) and player limits (D-2)."""
 
 import pytest
 
