@@ -32,7 +32,7 @@ Phase = Literal[
 
 @dataclass(frozen=True, slots=True)
 class RoundResult:
-    """How one round was scored (§10 step 4)."""
+    """How one round was scored (§10)."""
 
     round: int
     trigger: int
