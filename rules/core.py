@@ -146,7 +146,8 @@ def places_for(scores: Sequence[float], *, lower_is_better: bool) -> list[int]:
 def outcome_from_scores(
     scores: Sequence[Any], *, lower_is_better: bool, places: Sequence[int] | None = None
 ) -> dict[str, Any]:
-    """The §3 outcome dict; ``places`` may be given when ties break otherwise."""
+    """The outcome dict (docs/rules-api.md, "Outcome"); ``places`` may be given
+    when ties break otherwise."""
     pl = (
         list(places)
         if places is not None
@@ -324,7 +325,7 @@ class Game(ABC, Generic[S]):
 
     @abstractmethod
     def legal_actions(self, state: S, seat: int) -> list[Action]:
-        """Every action ``seat`` may take now, in the §3 forms (no extra keys)."""
+        """Every action ``seat`` may take now, in the canonical forms (no extra keys)."""
 
     @abstractmethod
     def decide(self, state: S, seat: int, action: Mapping[str, Any]) -> list[Event]:
