@@ -2,8 +2,9 @@
 # Start the machine's PostgreSQL and Redis unless they already answer, wait
 # until both do, and make sure the `cardroom` database exists.
 #
-# Idempotent: running services are left alone. The start commands are the ones
-# in the machine notes (Debian packages; CI runs this as root on a fresh clone).
+# Idempotent: running services are left alone. The start commands are Debian's
+# (its postgresql and redis-server packages; CI runs this as root on a fresh
+# clone). docs/operations.md, "Running", describes it.
 set -euo pipefail
 
 pg_answers() { pg_isready --quiet --host=127.0.0.1 --port=5432; }
