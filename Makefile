@@ -38,7 +38,7 @@ MYPY_TARGETS := config accounts games stats tournaments web manage.py \
 
 help: ## List the commands
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
-		awk 'BEGIN {FS = ":.*## "} {printf "  make %-10s %s\n", $$1, $$2}'
+		awk 'BEGIN {FS = ":.*## "} {printf "  make %-12s %s\n", $$1, $$2}'
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -74,7 +74,8 @@ fmt: venv ## Format the code and apply safe lint fixes
 	$(BIN)/ruff check --fix .
 
 bench: venv ## Run every benchmark script in bench/ (never part of make test)
-	@shopt -s nullglob; scripts=(bench/*.py); \
+	@# A benchmark is a script with a main guard; bench/ws_relay.py is an app ws_load.py serves.
+	@shopt -s nullglob; scripts=($$(grep -l '^if __name__ == "__main__":' bench/*.py || true)); \
 	if [ $${#scripts[@]} -eq 0 ]; then echo "No benchmarks in bench/ yet."; fi; \
 	for script in "$${scripts[@]}"; do \
 		echo "== $$script"; PYTHONPATH=. $(BIN)/python "$$script"; \
