@@ -40,6 +40,14 @@ export function cardName(card, czech) {
   return czech && czech[card] ? `${czech[card]} (${english})` : english;
 }
 
+// Text with cards in symbols ("swapped 7♥ for Q♠") as a screen reader should
+// say it ("swapped seven of hearts for queen of spades").
+const SYMBOL_SUITS = { "♣": "C", "♦": "D", "♥": "H", "♠": "S" };
+export function spokenCards(text) {
+  return String(text).replace(/(10|[2-9JQKA])([♣♦♥♠])/g, (_, rank, suit) =>
+    cardName(`${rank === "10" ? "T" : rank}${SYMBOL_SUITS[suit]}`));
+}
+
 function frame(root, extra) {
   root.append(svg("rect", {
     x: 1, y: 1, width: 58, height: 82, rx: 6, class: `card-face ${extra || ""}`,

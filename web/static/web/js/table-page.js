@@ -3,6 +3,7 @@
 // bar and timer, seats with presence, refusals, the log in words, the lobby
 // controls, the end-of-deal summary and the final result.
 import { currentUser, el, games } from "./api.js";
+import { spokenCards } from "./cards.js";
 import { TableClient } from "./table-client.js";
 import { renderers } from "./games/index.js";
 
@@ -18,6 +19,13 @@ let busy = false;
 let resultShown = false;
 let refusalTimer = null;
 let deadlineTimer = null;
+let announcing = false; // off while the backlog of a (re)opened page is drawn
+let wasMyTurn = false;
+let heard = [];
+let heardTimer = null;
+const announcer = document.getElementById("announcer");
+// At most this many moves are read out at once; the rest are in the log.
+const HEARD_MAX = 4;
 
 if (root.dataset.live !== "1") {
   // No WebSocket route on this server: stay on REST polling from the start.
@@ -31,6 +39,27 @@ function seatName(seat) {
   if (client.table.seat === seat) return `${info.username} (you)`;
   // Several house bots may share one account: tell them apart by seat.
   return info.is_bot ? `${info.bot_level} bot ${seat + 1}` : info.username;
+}
+
+// Tell a screen reader what happened, in words (cards by name): the lines of
+// one burst of moves are gathered and read together, so a deal of bot moves
+// is one announcement, not one each, and the oldest of a long burst are only
+// counted.
+function announce(...lines) {
+  if (!announcing) return;
+  heard.push(...lines.filter(Boolean).map(spokenCards));
+  clearTimeout(heardTimer);
+  heardTimer = setTimeout(sayHeard, 300);
+}
+
+function sayHeard() {
+  clearTimeout(heardTimer);
+  const skipped = heard.length - HEARD_MAX + 1;
+  const said = heard.length > HEARD_MAX
+    ? [`${skipped} earlier moves are in the log.`, ...heard.slice(-(HEARD_MAX - 1))]
+    : heard;
+  heard = [];
+  if (said.length) announcer.replaceChildren(el("p", {}, said.join(" ")));
 }
 
 function showRefusal(message) {
@@ -63,6 +92,8 @@ async function act(action) {
     busy = false;
     board.classList.remove("busy");
     render();
+    // The player's own move is confirmed at once, apart from what follows.
+    sayHeard();
   }
 }
 
@@ -177,8 +208,11 @@ function renderTimer(ctx) {
     timer.hidden = true;
     return;
   }
+  let warned = Math.max(0, Math.round((deadline - Date.now()) / 1000)) <= 10;
   const tick = () => {
     const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
+    if (left <= 10 && !warned && ctx.legal.length) announce(`${left} seconds left to move.`);
+    warned = warned || left <= 10;
     timer.hidden = false;
     timer.textContent = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
     timer.classList.toggle("low", left <= 10);
@@ -196,8 +230,11 @@ function renderTurn(ctx) {
   else if (!ctx.view) message = "Loading…";
   else if (ctx.view.outcome) message = `Match over. ${renderer.outcomeLine(ctx)}`;
   else message = renderer.status(ctx);
-  text.textContent = message;
-  bar.classList.toggle("my-turn", Boolean(ctx.legal.length));
+  if (text.textContent !== message) text.textContent = message;
+  const myTurn = Boolean(ctx.legal.length);
+  bar.classList.toggle("my-turn", myTurn);
+  if (myTurn && !wasMyTurn) announce(message);
+  wasMyTurn = myTurn;
 }
 
 function describe(event, ctx) {
@@ -211,12 +248,15 @@ function describe(event, ctx) {
 function addLog(events) {
   if (!client.table) return;
   const ctx = context();
+  const lines = [];
   for (const event of events) {
     const text = describe(event, ctx);
     if (!text) continue;
+    lines.push(text);
     logList.prepend(el("li", { dataset: { seq: event.seq } }, text));
   }
   while (logList.children.length > 200) logList.lastChild.remove();
+  announce(...lines);
 }
 
 function renderSummary(ctx) {
@@ -324,6 +364,8 @@ Promise.all([games().catch(() => null), client.start()])
     logList.replaceChildren();
     addLog(client.events);
     render();
+    // From now on, what changes is read out (not what was there on arrival).
+    announcing = true;
   })
   .catch((err) => {
     document.getElementById("turn-text").textContent = err.message;
