@@ -287,6 +287,19 @@ function renderFair(ctx) {
   else fair.replaceChildren();
 }
 
+// Keyboard focus across redraws: on the same control when it is still there;
+// on the board itself when the move just played took it away (the next Tab
+// goes to the first card or move), never lost to the top of the page. A
+// control only disabled while a move is on its way gets focus back after.
+let waitingKey = null;
+
+function keepFocus(key) {
+  const again = key ? board.querySelector(`[data-key="${CSS.escape(key)}"]`) : null;
+  waitingKey = again && again.disabled ? key : null;
+  if (again && !again.disabled) again.focus({ preventScroll: true });
+  else if (document.activeElement !== board) board.focus({ preventScroll: true });
+}
+
 // Allegra's ring of grids scrolls sideways on a phone: keep the player's
 // scroll position across redraws, and start with their own grid in view.
 function keepRingInView(scrolled) {
@@ -312,17 +325,14 @@ function render() {
   renderSeats(ctx);
   renderLobby(ctx);
   if (ctx.view) {
-    const focused = document.activeElement && document.activeElement.dataset
-      ? document.activeElement.dataset.key : null;
+    const active = document.activeElement;
+    const inBoard = Boolean(active) && board.contains(active);
+    const focused = inBoard && active !== board && active.dataset ? active.dataset.key : waitingKey;
     const ring = board.querySelector(".ring-scroll");
     const scrolled = ring ? ring.scrollLeft : null;
     board.replaceChildren(renderer.board(ctx));
     keepRingInView(scrolled);
-    // Keep keyboard focus on the same control across redraws.
-    if (focused) {
-      const again = board.querySelector(`[data-key="${CSS.escape(focused)}"]`);
-      if (again) again.focus();
-    }
+    if (inBoard) keepFocus(focused);
   } else {
     board.replaceChildren(el("p", { class: "empty" }, ctx.table.status === "lobby"
       ? "The cards are dealt when the match starts." : "No cards on this table."));
