@@ -130,7 +130,7 @@ function renderSeats(ctx) {
     if (seat.is_bot) dot = el("span", { class: "dot bot", title: `house bot, level ${seat.bot_level}` }, "bot");
     else if (info && seat.username) {
       const state = !info.connected ? "offline" : info.away ? "away" : "online";
-      dot = el("span", { class: `dot ${state}`, title: state, "aria-label": state });
+      dot = el("span", { class: `dot ${state}`, title: state, role: "img", "aria-label": state });
     }
     const name = seat.username
       ? (seat.is_bot ? el("span", {}, seatName(seat.seat)) : el("a", { href: `/players/${seat.username}/` }, seat.username))

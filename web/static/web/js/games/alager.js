@@ -2,9 +2,10 @@
 // discard pile; exchange one card (hand card, then a table card or the stock),
 // all three, pass ("dál") or knock ("konec"); everyone's penalty points.
 import { el } from "../api.js";
-import { cardBack, cardText } from "../cards.js";
+import { cardBack, cardName, cardText } from "../cards.js";
 import {
-  actionButton, cardButton, legalOf, placesText, resultTable, scoreTable, waitingFor,
+  actionButton, cardButton, faceDownRow, legalOf, nameWithTags, placesText, resultTable, scoreTable,
+  waitingFor,
 } from "./common.js";
 
 let selected = null; // the hand card picked for a one-card exchange
@@ -33,13 +34,19 @@ function opponents(ctx) {
     const handCards = ctx.view.hands ? ctx.view.hands[seat] : null;
     return el("div", {
       class: `opponent${v.to_act.includes(seat) ? " to-act" : ""}`, dataset: { seat },
+      role: "group", "aria-label": ctx.names(seat),
     },
-    el("div", { class: "opp-name" }, ctx.names(seat), ...tags),
-    el("div", { class: "cards-row small" }, handCards
-      ? handCards.map((card) => cardButton(card, { czech: ctx.czech }))
-      : Array.from({ length: v.hand_sizes[seat] }, () => el("span", { class: "card-slot" }, cardBack()))),
+    el("div", { class: "opp-name" }, nameWithTags(ctx.names(seat), tags)),
+    handCards
+      ? el("div", { class: "cards-row small" }, handCards.map((card) => cardButton(card, { czech: ctx.czech })))
+      : faceDownRow(v.hand_sizes[seat]),
     el("div", { class: "opp-points" }, `${v.penalties[seat]} penalty point${v.penalties[seat] === 1 ? "" : "s"}`));
   }));
+}
+
+function hidden(node) {
+  node.setAttribute("aria-hidden", "true");
+  return node;
 }
 
 function board(ctx) {
@@ -55,13 +62,14 @@ function board(ctx) {
     ctx.redraw();
   };
 
-  const tableCards = el("div", { class: "cards-row table-cards", "aria-label": "Table cards" },
+  const name = (card) => cardName(card, ctx.czech);
+  const tableCards = el("div", { class: "cards-row table-cards", role: "group", "aria-label": "Table cards" },
     v.table.map((card) => {
       const swap = selected && swaps.find((a) => a.give === selected && a.take === card);
       return cardButton(card, {
         czech: ctx.czech,
         key: `take-${card}`,
-        label: swap ? `Swap ${cardText(selected)} for ${cardText(card)}` : undefined,
+        label: swap ? `Swap ${name(selected)} for ${name(card)}` : undefined,
         onpick: swap ? () => ctx.act(flag(swap)) : null,
         extraClass: swap ? "target" : "",
       });
@@ -73,24 +81,24 @@ function board(ctx) {
       draw
         ? el("button", {
           type: "button", class: "card-slot pickable target", dataset: { key: "stock" },
-          "aria-label": `Discard ${cardText(selected)} and draw from the stock`,
+          "aria-label": `Discard ${name(selected)} and draw from the stock`,
           onclick: () => ctx.act(flag(draw)),
-        }, cardBack("stock"))
+        }, hidden(cardBack("stock")))
         : el("span", { class: "card-slot" }, cardBack("stock")),
       el("span", { class: "pile-label" }, `stock ${v.stock_count}`)),
     el("div", { class: "pile" },
-      top ? cardButton(top, { czech: ctx.czech }) : el("span", { class: "card-slot empty-pile" }),
+      top ? cardButton(top, { czech: ctx.czech, label: `top of the discard pile: ${name(top)}` })
+        : el("span", { class: "card-slot empty-pile" }),
       el("span", { class: "pile-label" }, `discards ${v.discard_pile.length}`)));
 
   const mine = [];
   if (v.hand) {
     const usable = new Set([...draws.map((a) => a.discard), ...swaps.map((a) => a.give)]);
     mine.push(el("div", { class: "my-hand" },
-      el("div", { class: "cards-row hand", "aria-label": "Your hand" }, v.hand.map((card) => cardButton(card, {
+      el("div", { class: "cards-row hand", role: "group", "aria-label": "Your hand" }, v.hand.map((card) => cardButton(card, {
         czech: ctx.czech,
         key: `hand-${card}`,
-        selected: selected === card,
-        label: `${selected === card ? "Selected: " : "Pick "}${cardText(card)}`,
+        selected: usable.has(card) ? selected === card : undefined,
         onpick: usable.has(card) ? pick(card) : null,
         extraClass: usable.has(card) && !selected ? "target" : "",
       }))),

@@ -2,8 +2,10 @@
 // the stock exchange, the partner reveal and the match score towards the
 // target. Seats sit around the table with the viewer at the bottom.
 import { el } from "../api.js";
-import { cardBack, cardText } from "../cards.js";
-import { actionButton, cardButton, legalOf, resultTable, scoreTable, waitingFor } from "./common.js";
+import { cardName, cardText } from "../cards.js";
+import {
+  actionButton, cardButton, faceDownRow, legalOf, nameWithTags, resultTable, scoreTable, waitingFor,
+} from "./common.js";
 
 const KINDS = { muk: "muk (the first five tricks)", stroke: "a stroke", simple: "a simple win" };
 // The same, short, for the deals table.
@@ -41,15 +43,21 @@ function playerBox(ctx, seat, where) {
   if (v.players === 4 && ctx.seat !== null && seat === (ctx.seat + 2) % 4) tags.push(el("span", { class: "tag" }, "partner"));
   const open = ctx.view.hands && ctx.view.hands[seat];
   const backs = where === "bottom" && ctx.seat !== null ? null
-    : el("div", { class: "cards-row small fan" }, open
-      ? open.map((c) => cardButton(c))
-      : Array.from({ length: v.hand_sizes[seat] }, () => el("span", { class: "card-slot" }, cardBack())));
-  return el("div", { class: `spot spot-${where}${v.to_act.includes(seat) ? " to-act" : ""}`, dataset: { seat } },
-    el("div", { class: "opp-name" }, ctx.names(seat), ...tags),
+    : open ? el("div", { class: "cards-row small fan" }, open.map((c) => cardButton(c)))
+      : faceDownRow(v.hand_sizes[seat], "cards-row small fan");
+  const winning = played && v.winning === seat;
+  return el("div", {
+    class: `spot spot-${where}${v.to_act.includes(seat) ? " to-act" : ""}`, dataset: { seat },
+    role: "group", "aria-label": ctx.names(seat),
+  },
+    el("div", { class: "opp-name" }, nameWithTags(ctx.names(seat), tags)),
     backs,
     el("div", { class: "opp-points" }, `${v.tricks_won.seats[seat]} trick${v.tricks_won.seats[seat] === 1 ? "" : "s"}`),
-    el("div", { class: `trick-card${played && v.winning === seat ? " winning" : ""}` },
-      played ? cardButton(played.card) : null));
+    el("div", { class: `trick-card${winning ? " winning" : ""}` },
+      // The ring around the winning card, in words too.
+      played ? cardButton(played.card, {
+        label: `played ${cardName(played.card)}${winning ? ", winning the trick so far" : ""}`,
+      }) : null));
 }
 
 function scoreboard(ctx) {
@@ -99,13 +107,13 @@ function board(ctx) {
   const info = exchangeInfo(ctx);
   if (info) parts.push(info);
   if (v.hand) {
-    parts.push(el("div", { class: "cards-row hand", "aria-label": "Your hand" }, v.hand.map((card) => {
+    parts.push(el("div", { class: "cards-row hand", role: "group", "aria-label": "Your hand" }, v.hand.map((card) => {
       const play = playable.get(card);
       const keep = keepable.get(card);
       const action = play || keep;
       return cardButton(card, {
         key: `hand-${card}`,
-        label: play ? `Play ${cardText(card)}` : keep ? `Exchange, keeping ${cardText(card)}` : undefined,
+        label: play ? `Play ${cardName(card)}` : keep ? `Exchange, keeping ${cardName(card)}` : undefined,
         onpick: action ? () => ctx.act(action) : null,
         extraClass: action ? "target" : "",
       });

@@ -16,7 +16,8 @@ function key(cell) {
 }
 
 function cellText(ctx, cell) {
-  return `${ctx.names(cell.seat)}'s row ${cell.row + 1}, column ${cell.col + 1}`;
+  const whose = cell.seat === ctx.seat ? "your" : `${ctx.names(cell.seat)}'s`;
+  return `${whose} row ${cell.row + 1}, column ${cell.col + 1}`;
 }
 
 // Seats left to right so that every shared column touches both owners:
@@ -97,9 +98,14 @@ function cellNode(ctx, cell, value, actions, removed) {
     ctx.view.face_down && ctx.view.face_down.includes(k) ? "was-down" : "",
     removed.has(k) ? "removed" : "", ctx.view.knock && ctx.view.knock.k1 && key(ctx.view.knock.k1) === k ? "protected" : ""];
   const style = `grid-row:${cell.row + 2}`;
+  // Each cell says where it is: the grid (a group) names its owner.
+  const where = `row ${cell.row + 1}, column ${cell.col + 1}${cell.col === 3 ? " (shared)" : ""}`;
+  picture.setAttribute("aria-hidden", "true");
   if (!action) {
-    return el("span", { class: `card-slot ${classes.join(" ")}`, style, dataset: { cell: k } }, picture,
-      removed.has(k) ? el("span", { class: "gone" }, `${removed.get(k)}`) : null);
+    return el("span", {
+      class: `card-slot ${classes.join(" ")}`, style, dataset: { cell: k },
+      role: "img", "aria-label": `${where}: ${label}`,
+    }, picture, removed.has(k) ? el("span", { class: "gone", "aria-hidden": "true" }, `${removed.get(k)}`) : null);
   }
   return el("button", {
     type: "button",
@@ -129,13 +135,25 @@ function grids(ctx) {
     const wraps = index === seats.length - 1;
     return el("div", {
       class: `grid-block${seat === ctx.seat ? " me" : ""}${v.to_act.includes(seat) ? " to-act" : ""}`,
-      dataset: { seat },
+      dataset: { seat }, role: "group", "aria-label": `${ctx.names(seat)}'s grid`,
     },
     el("div", { class: "grid-name" }, ctx.names(seat), el("span", { class: "muted" }, ` · ${v.scores[seat]} pts`)),
     el("div", { class: "grid-cells" }, cells),
     el("div", { class: "grid-foot muted" }, `column 4 shared with ${ctx.names(sharedWith)}${wraps && n > 2 ? " ↺" : ""}`));
   });
-  return el("div", { class: "ring-scroll" }, el("div", { class: "ring" }, blocks));
+  // It scrolls sideways on a phone: a keyboard can scroll it too.
+  return el("div", { class: "ring-scroll", tabindex: "0", role: "region", "aria-label": "Grids" },
+    el("div", { class: "ring" }, blocks));
+}
+
+function hidden(node) {
+  node.setAttribute("aria-hidden", "true");
+  return node;
+}
+
+function named(node, label) {
+  node.setAttribute("aria-label", label);
+  return node;
 }
 
 function piles(ctx) {
@@ -148,14 +166,16 @@ function piles(ctx) {
         ? el("button", {
           type: "button", class: "card-slot pickable target", "aria-label": "Draw from the deck",
           dataset: { key: "draw" }, onclick: () => ctx.act(draw),
-        }, cardBack("draw pile"))
+        }, hidden(cardBack("draw pile")))
         : el("span", { class: "card-slot" }, cardBack("draw pile")),
       el("span", { class: "pile-label" }, `deck ${v.draw_pile}`)),
     el("div", { class: "pile" },
-      top === null ? el("span", { class: "card-slot empty-pile" }) : el("span", { class: "card-slot" }, numberCard(top)),
+      top === null ? el("span", { class: "card-slot empty-pile" })
+        : el("span", { class: "card-slot" }, named(numberCard(top), `top of the discard pile: ${top}`)),
       el("span", { class: "pile-label" }, `discard ${v.discard_pile.length}`)),
     el("div", { class: "pile drawn" },
-      v.drawn === null || v.drawn === undefined ? el("span", { class: "card-slot empty-pile" }) : el("span", { class: "card-slot" }, numberCard(v.drawn)),
+      v.drawn === null || v.drawn === undefined ? el("span", { class: "card-slot empty-pile" })
+        : el("span", { class: "card-slot" }, named(numberCard(v.drawn), `drawn card: ${v.drawn}`)),
       el("span", { class: "pile-label" }, v.drawn === null || v.drawn === undefined ? "no card drawn" : `drawn by ${ctx.names(v.active)}`)),
     v.out_of_play.length ? el("div", { class: "pile" }, el("span", { class: "pile-label" }, `out of play ${v.out_of_play.length}`)) : null);
 }

@@ -1,7 +1,7 @@
 // Pieces the three game renderers share: action buttons, card buttons, and
 // reading the seat's legal actions (the only moves the page ever offers).
 import { el } from "../api.js";
-import { cardName, cardPicture, cardText } from "../cards.js";
+import { cardBack, cardName, cardPicture, cardText } from "../cards.js";
 
 export function legalOf(ctx, type) {
   return ctx.legal.filter((action) => action.type === type);
@@ -25,20 +25,45 @@ export function actionButton(ctx, label, action, { key, hint, primary } = {}) {
 }
 
 // A card that can be pressed (with the keyboard too): `onpick` runs on press.
+// Its name is the card in words ("queen of hearts"), or what pressing it does;
+// a card picked and unpicked (`selected` true or false) is a toggle button.
+// A card that cannot be pressed is a picture named by the card, or `label`.
 export function cardButton(card, { label, onpick, selected, czech, key, extraClass } = {}) {
   const picture = cardPicture(card, { czech });
   const text = label || (card === null ? "face-down card" : cardName(card, czech));
   if (!onpick) {
+    if (label) picture.setAttribute("aria-label", label);
     return el("span", { class: `card-slot ${extraClass || ""}`, dataset: { card: card ?? "" } }, picture);
   }
+  // The button carries the name; the picture inside is not read twice.
+  picture.setAttribute("aria-hidden", "true");
   return el("button", {
     type: "button",
     class: `card-slot pickable${selected ? " selected" : ""} ${extraClass || ""}`,
     "aria-label": text,
-    "aria-pressed": selected ? "true" : undefined,
+    "aria-pressed": selected === undefined ? undefined : String(Boolean(selected)),
     dataset: { card: card ?? "", key: key || `card-${card}` },
     onclick: onpick,
   }, picture);
+}
+
+// Another seat's hidden hand: card backs, read as one picture ("9 face-down
+// cards"), not one "face-down card" per card.
+export function faceDownRow(count, className = "cards-row small") {
+  return el("div", {
+    class: className, role: "img",
+    "aria-label": `${count} face-down card${count === 1 ? "" : "s"}`,
+  }, Array.from({ length: count }, () => {
+    const back = cardBack();
+    back.setAttribute("aria-hidden", "true");
+    return el("span", { class: "card-slot" }, back);
+  }));
+}
+
+// A seat's name and its tags ("dealer", "partner"): the tags sit apart by a
+// margin on screen, and by a comma for a screen reader.
+export function nameWithTags(name, tags) {
+  return [name, ...tags.flatMap((tag) => [el("span", { class: "visually-hidden" }, ", "), tag])];
 }
 
 export function cardsRow(cards, options = {}) {
