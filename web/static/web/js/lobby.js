@@ -249,12 +249,19 @@ function tableRow(table) {
           showError(errorBox, err.message);
         }
       },
+      "aria-label": `Join ${table.title} #${table.id}`, dataset: { key: `join-${table.id}` },
     }, "Join"));
   }
   const label = table.status === "finished" ? "Result" : seated ? "Open" : "Watch";
-  actions.push(el("a", { class: "button small ghost", href: `/tables/${table.id}/` }, label));
+  actions.push(el("a", {
+    class: "button small ghost", href: `/tables/${table.id}/`,
+    "aria-label": `${label} ${table.title} #${table.id}`, dataset: { key: `open-${table.id}` },
+  }, label));
   if (table.status === "finished") {
-    actions.push(el("a", { class: "button small ghost", href: `/tables/${table.id}/replay/` }, "Replay"));
+    actions.push(el("a", {
+      class: "button small ghost", href: `/tables/${table.id}/replay/`,
+      "aria-label": `Replay ${table.title} #${table.id}`, dataset: { key: `replay-${table.id}` },
+    }, "Replay"));
   }
   return el("li", { class: "table-row", dataset: { table: table.id } },
     el("div", { class: "table-main" },
@@ -264,10 +271,29 @@ function tableRow(table) {
     el("div", { class: "table-actions" }, actions));
 }
 
+// The list is refreshed every few seconds: redrawn only when it changed, with
+// keyboard focus kept on the same button or link (a redraw used to drop it).
+let shown = null;
+
+function showList(key, ...nodes) {
+  if (key === shown) return;
+  shown = key;
+  const active = document.activeElement;
+  const focused = active && list.contains(active) && active.dataset ? active.dataset.key : null;
+  list.replaceChildren(...nodes);
+  if (focused) {
+    const again = list.querySelector(`[data-key="${CSS.escape(focused)}"]`);
+    (again || list).focus({ preventScroll: true });
+  }
+}
+
 async function loadTables() {
   const query = status === "mine" ? "mine=true" : `status=${status}`;
   try {
     const page = await api(`/api/tables/?${query}&page_size=30`);
+    // The same tables drawn again would only say "just now" older: skip.
+    const key = JSON.stringify([status, page.results.map((t) => [t.id, t.status, t.seats, timeAgo(t.created_at)])]);
+    if (key === shown) return;
     if (!page.results.length) {
       const empty = {
         lobby: "No open tables right now — create one, or play bots in one click.",
@@ -275,22 +301,38 @@ async function loadTables() {
         finished: "No finished matches yet.",
         mine: "You have no tables yet.",
       }[status];
-      list.replaceChildren(el("p", { class: "empty" }, empty));
+      showList(key, el("p", { class: "empty" }, empty));
       return;
     }
-    list.replaceChildren(el("ul", { class: "tables" }, page.results.map(tableRow)));
+    showList(key, el("ul", { class: "tables" }, page.results.map(tableRow)));
   } catch (err) {
-    list.replaceChildren(el("p", { class: "empty" }, err.message));
+    showList(`error ${err.message}`, el("p", { class: "empty" }, err.message));
   }
 }
 
-for (const tab of document.querySelectorAll("[role=tab]")) {
-  tab.addEventListener("click", () => {
-    status = tab.dataset.status;
-    for (const other of document.querySelectorAll("[role=tab]")) {
-      other.setAttribute("aria-selected", String(other === tab));
-    }
-    loadTables();
+// The tabs as tabs: one Tab stop, arrow keys (and Home, End) move between them.
+const tabs = [...document.querySelectorAll("[role=tab]")];
+
+function choose(tab) {
+  status = tab.dataset.status;
+  for (const other of tabs) {
+    other.setAttribute("aria-selected", String(other === tab));
+    other.tabIndex = other === tab ? 0 : -1;
+  }
+  list.setAttribute("aria-labelledby", tab.id);
+  loadTables();
+}
+
+for (const tab of tabs) {
+  tab.addEventListener("click", () => choose(tab));
+  tab.addEventListener("keydown", (event) => {
+    const at = tabs.indexOf(tab);
+    const next = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 }[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    const target = tabs[(next + tabs.length) % tabs.length];
+    target.focus();
+    choose(target);
   });
 }
 
