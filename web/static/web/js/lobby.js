@@ -91,12 +91,13 @@ function valueWords(text) {
 function optionInput(name, spec, players) {
   const id = `opt-${name}`;
   const label = optionLabel(name);
+  // Each option's explanation is read with its field.
+  const hint = el("p", { class: "hint", id: `${id}-hint` }, optionHint(spec));
   let input;
   if (spec.type === "bool") {
-    input = el("input", { type: "checkbox", id, name, checked: spec.default === true });
+    input = el("input", { type: "checkbox", id, name, checked: spec.default === true, "aria-describedby": hint.id });
     return el("div", { class: "option" },
-      el("label", { class: "check", for: id }, input, ` ${label}`),
-      el("p", { class: "hint" }, optionHint(spec)));
+      el("label", { class: "check", for: id }, input, ` ${label}`), hint);
   }
   if (SEAT_OPTIONS.has(name) && spec.type === "int") {
     input = el("select", { id, name },
@@ -117,9 +118,8 @@ function optionInput(name, spec, players) {
     input = el("input", { type: "text", id, name, value: spec.default ?? "", placeholder: "default" });
   }
   input.dataset.kind = spec.type;
-  return el("div", { class: "option" },
-    el("label", { for: id }, label, input),
-    el("p", { class: "hint" }, optionHint(spec)));
+  input.setAttribute("aria-describedby", hint.id);
+  return el("div", { class: "option" }, el("label", { for: id }, label, input), hint);
 }
 
 function readOptions(game) {
@@ -142,6 +142,7 @@ function readOptions(game) {
 
 function fillGameForm() {
   const game = catalogue[gameSelect.value];
+  gameSelect.setAttribute("aria-describedby", blurb.id);
   blurb.replaceChildren(BLURBS[game.name] || "", " ",
     el("a", { href: `/rules/${game.name}/` }, "Read the rules"));
   playersSelect.replaceChildren(...game.player_counts.map((n) =>
