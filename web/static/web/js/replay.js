@@ -42,6 +42,7 @@ function show(at) {
   if (!frames.length) return;
   index = Math.max(0, Math.min(frames.length - 1, at));
   slider.value = String(index);
+  slider.setAttribute("aria-valuetext", `Step ${index + 1} of ${frames.length}`);
   const frame = frames[index];
   const ctx = context(frame);
   board.replaceChildren(renderer.board(ctx));
@@ -59,10 +60,15 @@ function show(at) {
   const summary = renderer.summary(ctx);
   document.getElementById("summary").hidden = !summary;
   if (summary) document.getElementById("summary-body").replaceChildren(summary);
+  const active = document.activeElement;
   document.getElementById("back").disabled = index === 0;
   document.getElementById("first").disabled = index === 0;
   document.getElementById("forward").disabled = index === frames.length - 1;
   document.getElementById("last").disabled = index === frames.length - 1;
+  // A button pressed to the end of the match (or its start) is disabled
+  // under the keyboard: focus goes to the slider beside it (whose arrow keys
+  // step on), not to the top of the page.
+  if (active && active.disabled) slider.focus();
 }
 
 function buildLog() {
@@ -117,6 +123,7 @@ async function fairness() {
 function stop() {
   clearInterval(timer);
   timer = null;
+  stepText.setAttribute("aria-live", "polite");
   document.getElementById("play").textContent = "Play";
 }
 
@@ -129,6 +136,9 @@ document.getElementById("play").addEventListener("click", (event) => {
   if (timer) return stop();
   if (index >= frames.length - 1) show(0);
   event.target.textContent = "Pause";
+  // Playing reads nothing step by step (it would never stop talking); the
+  // step it pauses on is read when the next one is chosen.
+  stepText.setAttribute("aria-live", "off");
   timer = setInterval(() => {
     if (index >= frames.length - 1) return stop();
     show(index + 1);

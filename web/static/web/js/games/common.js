@@ -76,8 +76,9 @@ export function cardList(cards) {
 
 // A score table in a box of its own that scrolls sideways when the table is
 // wider than its panel (a long match's columns, a phone), so the page never does.
+// It takes focus, so that a keyboard can scroll it as well.
 export function scoreTable(headers, rows) {
-  return el("div", { class: "table-scroll" }, el("table", { class: "scores" },
+  return el("div", { class: "table-scroll", tabindex: "0", role: "group", "aria-label": "Scores" }, el("table", { class: "scores" },
     el("thead", {}, el("tr", {}, headers.map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, rows.map((row) => el("tr", {}, row.map((cell, i) =>
       i === 0 ? el("th", { scope: "row" }, cell) : el("td", {}, cell)))))));
