@@ -132,3 +132,22 @@ def test_sign_up_errors_belong_to_their_field_and_lobby_tabs_use_arrows(
     assert page.locator("#tab-lobby").get_attribute("tabindex") == "-1"
     page.keyboard.press("End")
     assert page.get_by_role("tab", name="Mine").get_attribute("aria-selected") == "true"
+
+
+@pytest.mark.timeout(60)
+def test_the_games_menu_closes_on_escape_and_elsewhere(player: Any) -> None:
+    page = player().page
+    page.goto("/rules/alager/")
+    summary = page.locator("details.menu summary")
+    summary.focus()
+    page.keyboard.press("Enter")
+    assert page.locator("details.menu").get_attribute("open") is not None
+    page.keyboard.press("Tab")  # into the menu's links
+    page.keyboard.press("Escape")
+    assert page.locator("details.menu").get_attribute("open") is None
+    assert page.evaluate("document.activeElement.tagName") == "SUMMARY"
+
+    page.keyboard.press("Enter")
+    assert page.locator("details.menu").get_attribute("open") is not None
+    page.locator("main").click()
+    assert page.locator("details.menu").get_attribute("open") is None

@@ -34,3 +34,19 @@ if (logout) {
     }
   });
 }
+
+// The "Games" menu (a <details>) closes as a menu does: on Escape, with focus
+// back on its button, and on a click or focus anywhere else.
+const menu = document.querySelector("details.menu");
+if (menu) {
+  menu.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || !menu.open) return;
+    menu.open = false;
+    menu.querySelector("summary").focus();
+  });
+  const outside = (event) => {
+    if (menu.open && !menu.contains(event.target)) menu.open = false;
+  };
+  document.addEventListener("click", outside);
+  document.addEventListener("focusin", outside);
+}
