@@ -137,9 +137,11 @@ def test_strong_decides_within_a_second(players, options):
         policies, f"time-{players}", {**options, "penalty_limit": 1}
     ):
         if seat == 0 and len(inp.legal) > 1:
-            t = time.perf_counter()
+            # CPU time of this thread: what the budget costs, whatever else the
+            # machine runs (the deadline only caps wall time between samples).
+            t = time.thread_time()
             strong.choose(inp, random.Random(1))
-            slowest = max(slowest, time.perf_counter() - t)
+            slowest = max(slowest, time.thread_time() - t)
             moves += 1
             if moves == 6:
                 break

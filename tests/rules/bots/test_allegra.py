@@ -111,9 +111,11 @@ def test_strong_decides_within_a_second_at_full_budget():
         [LEVELS["basic"]] * 4, "clock", SHORT
     ):
         if inp.view["phase"] in ("turn_start", "decide_deck_card") and decisions < 6:
-            started = time.perf_counter()
+            # CPU time of this thread: what the budget costs, whatever else the
+            # machine runs (the deadline only caps wall time between samples).
+            started = time.thread_time()
             action = policy.choose(inp, random.Random(1))
-            slowest = max(slowest, time.perf_counter() - started)
+            slowest = max(slowest, time.thread_time() - started)
             assert action in inp.legal
             decisions += 1
     assert decisions == 6 and slowest < 1.0
