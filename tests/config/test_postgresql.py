@@ -7,7 +7,7 @@ import pytest
 from tests.helpers import pooled_test_database_env, run_django_json
 
 BORROW = """
-import json, time
+import json
 import psycopg
 from django.db import connection, connections
 from psycopg_pool import ConnectionPool
@@ -31,11 +31,12 @@ lent = {borrow() for _ in range(6)}
 checked_healthy = len(checks)
 with psycopg.connect(__URL__, autocommit=True) as admin:
     # Every connection of this process's pool, as a server restart would.
+    # Waits (up to 10 s) until each backend has exited, so its goodbye is on
+    # the socket: pg_terminate_backend(pid) alone only signals it.
     admin.execute(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+        "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity "
         "WHERE application_name = 'cardroom-pool-check'"
     )
-time.sleep(0.5)  # the server's goodbye reaches the sockets
 after = borrow()
 print(json.dumps({
     "backend": type(connections["default"]).__module__,
@@ -65,7 +66,7 @@ def test_a_pooled_connection_is_checked_only_when_the_server_hung_up() -> None:
 
 
 KEEP = """
-import json, time
+import json
 import psycopg
 from django.core import signals
 from django.db import connection
@@ -100,11 +101,11 @@ def in_a_request_thread(fn):
 
 def terminate():
     with psycopg.connect(__URL__, autocommit=True) as admin:
+        # Waits until the backend has exited (its goodbye is on the socket).
         admin.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity "
             "WHERE application_name = 'cardroom-keep'"
         )
-    time.sleep(0.5)  # the server's goodbye reaches the socket
 
 
 out = {}
