@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -12,6 +13,20 @@ from tests.e2e.flows import create_table, play_to_end, sign_up
 
 def _api_exists(path: str) -> bool:
     return resolve(path).func.__name__ != "api_not_found"
+
+
+def _counted(page: Any, name: str, game: str, matches: int) -> None:
+    """Wait until the worker has counted ``matches`` rated matches of ``name``
+    at ``game``: statistics are recorded by a Celery task after each match
+    ends, and a profile page reads them once, when it opens."""
+    deadline = time.monotonic() + 60
+    while True:
+        answer = page.request.get(f"/api/stats/players/{name}/")
+        rating = (answer.json().get("ratings") or {}).get(game) if answer.ok else None
+        if rating and rating["matches"] == matches:
+            return
+        assert time.monotonic() < deadline, f"not counted: {answer.text()}"
+        page.wait_for_timeout(200)
 
 
 @pytest.mark.timeout(180)
@@ -62,6 +77,9 @@ def test_profile_after_a_few_matches(player: Any) -> None:
         ids.append(create_table(page, "alkort", 2, {"target": 1}, rated=True))
         play_to_end(page, "alkort")
     assert page.request.get(f"/api/tables/{ids[0]}/").json()["rated"] is True
+    stats = _api_exists(f"/api/stats/players/{name}/")
+    if stats:
+        _counted(page, name, "alkort", 2)
 
     page.goto(f"/players/{name}/")
 
@@ -72,7 +90,7 @@ def test_profile_after_a_few_matches(player: Any) -> None:
         f"#{i}" in text
         for i, text in zip(ids[::-1], recent.all_text_contents(), strict=True)
     ] == [True, True]
-    if _api_exists(f"/api/stats/players/{name}/"):
+    if stats:
         page.wait_for_selector("#ratings")
         # Each game's history is fetched after the ratings table is drawn and
         # lands in its panel when it arrives: wait for it, do not count at once.
