@@ -90,8 +90,8 @@ class Accept(AsyncWebsocketConsumer):
 def handshake(app: Any, headers: list[tuple[bytes, bytes]]) -> bool:
     async def connect() -> bool:
         communicator = WebsocketCommunicator(app, "/ws/anything/", headers=headers)
-        connected, _ = await communicator.connect()
-        await communicator.disconnect()
+        connected, _ = await communicator.connect(timeout=10)
+        await communicator.disconnect(timeout=10)
         return bool(connected)
 
     return asyncio.run(connect())

@@ -154,7 +154,10 @@ def test_a_move_that_waited_for_its_table_is_logged_with_the_wait(
 ) -> None:
     """The slow-move log: the table, the time, the wait for the lock; ids and
     times only. A quick move says nothing."""
-    settings.SLOW_MOVE_MS = 200
+    # Far apart, for a loaded machine: a quick move stays under the line, and
+    # the lock's wait counts at least what is left of the hold once the
+    # request has reached the move (its own start takes some of the hold).
+    settings.SLOW_MOVE_MS = 300
     table = table_started(seating=[UserFactory(), UserFactory()])
     user, action = _next_move(table)
     client = APIClient()
@@ -162,7 +165,7 @@ def test_a_move_that_waited_for_its_table_is_logged_with_the_wait(
     path = f"/api/tables/{table.pk}/actions/"
     with caplog.at_level(logging.WARNING, logger="games.services.actions"):
         with row_held(table.pk) as release:
-            threading.Timer(0.4, release).start()
+            threading.Timer(0.8, release).start()
             response = client.post(path, {"action": action}, format="json")
         assert response.status_code == 200, response.content
         (record,) = [r for r in caplog.records if r.msg.startswith("Slow move")]
@@ -172,7 +175,7 @@ def test_a_move_that_waited_for_its_table_is_logged_with_the_wait(
             record.getMessage(),
         )
         assert found is not None, record.getMessage()  # ids and times only
-        assert int(found[1]) >= 350
+        assert int(found[1]) >= 400
         caplog.clear()
         user, action = _next_move(Table.objects.get(pk=table.pk))
         client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user)}")
@@ -247,7 +250,7 @@ def test_a_socket_opening_on_a_held_table_is_told_to_come_back(
             application, f"/ws/tables/{table.pk}/?token={token}"
         )
         with row_held(table.pk):
-            connected, _ = await comm.connect()
+            connected, _ = await comm.connect(timeout=10)
             assert connected
             assert await comm.receive_output(10) == {
                 "type": "websocket.close",

@@ -50,12 +50,12 @@ class Socket:
         self.comm = WebsocketCommunicator(application, path)
 
     async def __aenter__(self) -> Socket:
-        connected, _ = await self.comm.connect()
+        connected, _ = await self.comm.connect(timeout=WAIT)
         assert connected
         return self
 
     async def __aexit__(self, *exc: Any) -> None:
-        await self.comm.disconnect()
+        await self.comm.disconnect(timeout=WAIT)
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.comm.send_json_to(message)
