@@ -197,12 +197,16 @@ def test_timeouts_hand_an_idle_seat_to_a_bot_until_its_person_returns(
         "bot": False,
         "timeouts": 0,
     }
+    # Bo's three. Ada has a second a move too: on a loaded machine she may
+    # miss one, which is hers, not his, and changes nothing here.
     timeouts = list(
-        SeatTimeout.objects.filter(table_id=table_id).values_list("seat", "seq")
+        SeatTimeout.objects.filter(table_id=table_id, seat=1).values_list(
+            "seq", flat=True
+        )
     )
-    assert [seat for seat, _ in timeouts] == [1, 1, 1]
+    assert len(timeouts) == 3
     moves = {e["seq"]: e for e in event_seqs_events(wa)}
-    assert all(moves[seq]["seat"] == 1 for _, seq in timeouts)
+    assert all(moves[seq]["seat"] == 1 for seq in timeouts)
     # Let the bots finish, and wait for them: a worker still playing this
     # table while the next test's set-up empties the tables would deadlock.
     ada.post(f"/api/tables/{table_id}/leave/")
