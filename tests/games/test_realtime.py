@@ -134,7 +134,7 @@ def test_a_frame_watched_only_in_this_process_is_not_published() -> None:
     group = realtime.audience_group(987_003, 0)
     spy = redis_py.Redis.from_url(settings.CHANNEL_LAYER_URL).pubsub()
     spy.psubscribe(f"*__group__{group}")
-    spy.get_message(timeout=1)  # the psubscribe confirmation
+    _confirmed(spy)
 
     async def join() -> str:
         channel = await layer.new_channel()
@@ -168,8 +168,15 @@ def _spy(group: str) -> Any:
 
     spy = redis_py.Redis.from_url(settings.CHANNEL_LAYER_URL).pubsub()
     spy.subscribe(get_channel_layer().sync_publisher().channel_name(group))
-    spy.get_message(timeout=1)  # the subscribe confirmation
+    _confirmed(spy)
     return spy
+
+
+def _confirmed(spy: Any) -> None:
+    """Wait for the spy's (p)subscribe confirmation, so that its next message
+    is what was published: a slow confirmation would be read in its place."""
+    message = spy.get_message(timeout=10)
+    assert message is not None and message["type"] in ("subscribe", "psubscribe")
 
 
 def test_a_process_without_sockets_publishes_from_the_calling_thread() -> None:
@@ -188,7 +195,7 @@ def test_a_process_without_sockets_publishes_from_the_calling_thread() -> None:
     try:
         realtime.frames_push(987_004, [0, 1, None], build)
         assert not realtime._pending
-        published = spy.get_message(timeout=1)
+        published = spy.get_message(timeout=5)
     finally:
         spy.close()
     # What the sync publisher sends is what a loop's layer sends: a 16-byte
@@ -286,7 +293,7 @@ def test_registered_listeners_decide_what_goes_through_redis(
         )
         realtime.flush()
         got = _on(loop, asyncio.wait_for(layer.receive(channel), 5))
-        published = spy.get_message(timeout=1)
+        published = spy.get_message(timeout=5)
         not_published = quiet.get_message(timeout=0.3)
     finally:
         _on(loop, layer.group_discard(here, channel))
