@@ -63,7 +63,7 @@ def test_make_run_serves_healthz_on_the_embedded_default(
         try:
             answer = fetch_json(f"{base_url}/healthz")
             break
-        except (urllib.error.URLError, ConnectionError):
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
             time.sleep(0.5)
 
     assert answer == (

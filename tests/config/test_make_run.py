@@ -65,7 +65,7 @@ def test_a_network_host_with_debug_off_serves_without_the_demo_admin(
             try:
                 answer = fetch_json(f"http://127.0.0.1:{port}/healthz")
                 break
-            except (urllib.error.URLError, ConnectionError):
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
                 time.sleep(0.5)
         missing = fetch_json(f"http://127.0.0.1:{port}/no/such/page/")
     finally:
