@@ -41,11 +41,12 @@ export function cardName(card, czech) {
 }
 
 // Text with cards in symbols ("swapped 7♥ for Q♠") as a screen reader should
-// say it ("swapped seven of hearts for queen of spades").
-const SYMBOL_SUITS = { "♣": "C", "♦": "D", "♥": "H", "♠": "S" };
+// say it ("swapped seven of hearts for queen of spades"): cardText read back.
+const SYMBOL_SUITS = Object.fromEntries(Object.entries(SUITS).map(([code, symbol]) => [symbol, code]));
+const SPOKEN = new RegExp(`(10|[2-9JQKA])([${Object.values(SUITS).join("")}])`, "g");
 export function spokenCards(text) {
-  return String(text).replace(/(10|[2-9JQKA])([♣♦♥♠])/g, (_, rank, suit) =>
-    cardName(`${rank === "10" ? "T" : rank}${SYMBOL_SUITS[suit]}`));
+  return String(text).replace(SPOKEN, (_, rank, suit) =>
+    cardName(`${rank === RANK_LABELS.T ? "T" : rank}${SYMBOL_SUITS[suit]}`));
 }
 
 function frame(root, extra) {

@@ -276,12 +276,12 @@ function tableRow(table) {
 // keyboard focus kept on the same button or link (a redraw used to drop it).
 let shown = null;
 
-function showList(key, ...nodes) {
+function showList(key, build) {
   if (key === shown) return;
   shown = key;
   const active = document.activeElement;
   const focused = active && list.contains(active) && active.dataset ? active.dataset.key : null;
-  list.replaceChildren(...nodes);
+  list.replaceChildren(build());
   if (focused) {
     const again = list.querySelector(`[data-key="${CSS.escape(focused)}"]`);
     (again || list).focus({ preventScroll: true });
@@ -294,7 +294,6 @@ async function loadTables() {
     const page = await api(`/api/tables/?${query}&page_size=30`);
     // The same tables drawn again would only say "just now" older: skip.
     const key = JSON.stringify([status, page.results.map((t) => [t.id, t.status, t.seats, timeAgo(t.created_at)])]);
-    if (key === shown) return;
     if (!page.results.length) {
       const empty = {
         lobby: "No open tables right now — create one, or play bots in one click.",
@@ -302,12 +301,12 @@ async function loadTables() {
         finished: "No finished matches yet.",
         mine: "You have no tables yet.",
       }[status];
-      showList(key, el("p", { class: "empty" }, empty));
+      showList(key, () => el("p", { class: "empty" }, empty));
       return;
     }
-    showList(key, el("ul", { class: "tables" }, page.results.map(tableRow)));
+    showList(key, () => el("ul", { class: "tables" }, page.results.map(tableRow)));
   } catch (err) {
-    showList(`error ${err.message}`, el("p", { class: "empty" }, err.message));
+    showList(`error ${err.message}`, () => el("p", { class: "empty" }, err.message));
   }
 }
 
