@@ -11,6 +11,7 @@ from typing import Any, Protocol
 from django.core.exceptions import ValidationError
 
 import rules
+from games.services.tables import TIME_CONTROL_MAX
 from rules import bots
 from tournaments.choices import FillPolicy, TournamentFormat
 
@@ -63,8 +64,14 @@ def tournament_validate(*, tournament: SetUp) -> None:
         tournament.game, tournament.bot_level
     ):
         errors["bot_level"] = f"{game.title} has no {tournament.bot_level!r} bot."
-    if tournament.time_control is not None and tournament.time_control < 1:
-        errors["time_control"] = "Give at least one second per move, or leave it empty."
+    if tournament.time_control is not None and not (
+        1 <= tournament.time_control <= TIME_CONTROL_MAX
+    ):
+        # The tables' own limits: a clock they refuse would freeze with the
+        # set-up and then refuse every round's start.
+        errors["time_control"] = (
+            f"Give from 1 to {TIME_CONTROL_MAX} seconds per move, or leave it empty."
+        )
     if errors:
         raise ValidationError(errors)
 

@@ -499,6 +499,33 @@ def test_adding_a_tournament_validates_it_against_the_rules(staff: Client) -> No
     assert created.created_by is not None
 
 
+def test_a_clock_the_tables_refuse_is_refused_when_set_up(staff: Client) -> None:
+    """A time control the tables refuse (over an hour a move) would freeze with
+    the set-up and then refuse every round's start: the form refuses it."""
+    data = {
+        "name": "Slow",
+        "game": "alkort",
+        "options": "{}",
+        "table_size": 2,
+        "format": "swiss",
+        "fill_policy": "byes",
+        "bot_level": "basic",
+        "rounds": 3,
+        "time_control": 7200,
+        "entries-TOTAL_FORMS": 0,
+        "entries-INITIAL_FORMS": 0,
+    }
+    response = staff.post(f"{CHANGELIST}add/", data)
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors == {
+        "time_control": ["Give from 1 to 3600 seconds per move, or leave it empty."]
+    }
+    assert not Tournament.objects.filter(name="Slow").exists()
+    data["time_control"] = 3600
+    assert staff.post(f"{CHANGELIST}add/", data).status_code == 302
+    assert Tournament.objects.get(name="Slow").time_control == 3600
+
+
 def test_the_change_page_shows_tables_but_no_secret(
     staff: Client, organiser: User
 ) -> None:
