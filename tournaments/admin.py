@@ -48,7 +48,8 @@ OPEN_FOR_ENTRIES = (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION)
 
 
 class EntryFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
-    """Entries change freely until the first round; after it, only withdrawals.
+    """Entries change freely until the first round; after it, only withdrawals;
+    once the tournament has finished, nothing.
 
     A row that registers someone (a new row, a changed player or team, or an
     unticked *withdrawn*) follows the API's registration rules, from the same
@@ -77,9 +78,16 @@ class EntryFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
 
     def _started_check(self) -> None:
         tournament = self.instance
+        finished = self._status() == TournamentStatus.FINISHED
         for form in self.forms:
             if not form.has_changed():
                 continue
+            if finished:
+                # The standings are the record of a played event.
+                raise forms.ValidationError(
+                    f"{tournament.name!r} has finished: its entries can no longer "
+                    "change."
+                )
             if form.instance.pk is None:
                 raise forms.ValidationError(
                     f"{tournament.name!r} has started: players can no longer be "

@@ -471,6 +471,24 @@ def test_withdrawing_after_the_start_is_allowed(staff: Client) -> None:
     assert tournament.entries.filter(withdrawn=True).count() == 1
 
 
+def test_a_finished_tournaments_entries_do_not_change(staff: Client) -> None:
+    """The standings of a finished event are its record: nobody can be marked
+    withdrawn (or brought back) after the last round."""
+    tournament = alkort_duel()
+    Tournament.objects.filter(pk=tournament.pk).update(
+        status=TournamentStatus.FINISHED
+    )
+    url = f"{CHANGELIST}{tournament.pk}/change/"
+    before = snapshot(tournament)
+    data = change_form_data(staff, url)
+    data["entries-0-withdrawn"] = "on"
+    response = staff.post(url, data)
+    assert response.status_code == 200  # the form again, with the error
+    errors = response.context["inline_admin_formsets"][0].formset.non_form_errors()
+    assert errors == ["'Duels' has finished: its entries can no longer change."]
+    assert snapshot(tournament) == before
+
+
 def test_adding_a_tournament_validates_it_against_the_rules(staff: Client) -> None:
     url = f"{CHANGELIST}add/"
     data = {
