@@ -309,6 +309,30 @@ class TournamentAdmin(admin.ModelAdmin):
             obj.created_by = request.user  # type: ignore[assignment]
         super().save_model(request, obj, form, change)
 
+    def save_formset(
+        self, request: HttpRequest, form: Any, formset: Any, change: bool
+    ) -> None:
+        super().save_formset(request, form, formset, change)
+        if not isinstance(formset, EntryFormSet):
+            return
+        # A player withdrawn while their round is in play leaves their table:
+        # a bot plays the seat to the end, and the round can finish.
+        for entry_form in formset.forms:
+            entry = entry_form.instance
+            if (
+                entry.pk is None
+                or not entry.withdrawn
+                or "withdrawn" not in entry_form.changed_data
+            ):
+                continue
+            for table_id in services.entry_tables_leave(entry=entry):
+                self.message_user(
+                    request,
+                    f"{entry.player}: withdrawn from table {table_id} in play; a "
+                    "basic bot plays their seat to the end (they keep its result).",
+                    messages.INFO,
+                )
+
     @admin.display(description="entries")
     def entries_count(self, obj: Tournament) -> int:
         return getattr(obj, "entries_total", 0)

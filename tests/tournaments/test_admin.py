@@ -471,6 +471,39 @@ def test_withdrawing_after_the_start_is_allowed(staff: Client) -> None:
     assert tournament.entries.filter(withdrawn=True).count() == 1
 
 
+def test_withdrawing_a_player_in_play_hands_their_seat_to_a_bot(
+    staff: Client, organiser: User, on_commit: Callable[[], AbstractContextManager[Any]]
+) -> None:
+    """A player who cannot go on (or never turned up) does not stall the round:
+    withdrawing them hands their seat in play to a bot, which plays it to the
+    end, and the organiser needs no rights on the games' tables for it."""
+    tournament = alkort_duel(entries=2, rounds=2)
+    services.round_seat(tournament_id=tournament.pk)
+    services.round_start(tournament_id=tournament.pk, user=organiser)
+    (table,) = round_tables(Round.objects.get())
+    url = f"{CHANGELIST}{tournament.pk}/change/"
+    data = change_form_data(staff, url)
+    gone = Entry.objects.get(pk=data["entries-0-id"])
+    data["entries-0-withdrawn"] = "on"
+    with on_commit():
+        response = staff.post(url, data, follow=True)
+    assert response.status_code == 200
+    assert (
+        "info",
+        f"{gone.player}: withdrawn from table {table.pk} in play; a basic bot plays "
+        "their seat to the end (they keep its result).",
+    ) in messages_of(response)
+    seat = table.seats.get(replaced_user=gone.player)
+    assert seat.bot_level == "basic"
+    play_people(table, random.Random(3), on_commit)
+    table.refresh_from_db()
+    assert table.status == TableStatus.FINISHED
+    response = act(staff, "finish_round", tournament)
+    assert messages_of(response) == [("success", "Duels: round 1 is finished.")]
+    standing = tournament.standings.get(entry=gone)
+    assert standing.played == 1 and standing.entry.withdrawn
+
+
 def test_a_finished_tournaments_entries_do_not_change(staff: Client) -> None:
     """The standings of a finished event are its record: nobody can be marked
     withdrawn (or brought back) after the last round."""

@@ -8,6 +8,7 @@ from tournaments.services.registration import (
 )
 from tournaments.services.rounds import (
     RoundProposal,
+    entry_tables_leave,
     round_finish,
     round_plan,
     round_seat,
@@ -18,6 +19,7 @@ from tournaments.services.standings import standings_recompute
 __all__ = [
     "RoundProposal",
     "entry_register",
+    "entry_tables_leave",
     "entry_withdraw",
     "registration_open",
     "round_finish",

@@ -9,6 +9,8 @@
   table.
 * ``round_finish`` closes a round once every table's match has ended, and the
   tournament after its last round.
+* ``entry_tables_leave`` hands a withdrawn entry's seats at tables still in
+  play to bots, so a player who cannot go on does not stall the round.
 
 Every service locks the tournament row for its whole transaction, so two
 organisers clicking at once cannot seat or start a round twice. A refused
@@ -28,7 +30,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import services as games_services
 from games.errors import Conflict
-from games.models import TableStatus
+from games.models import Table, TableStatus
 from tournaments import seating, selectors
 from tournaments.models import (
     Bye,
@@ -418,3 +420,29 @@ def round_finish(*, tournament_id: int) -> Round:
         tournament.save(update_fields=["status", "finished_at"])
     standings_recompute(tournament_id=tournament.pk)
     return last
+
+
+@transaction.atomic
+def entry_tables_leave(*, entry: Entry) -> list[int]:
+    """Hand ``entry``'s seats at the tournament's tables in play to basic bots.
+
+    For an entry the organiser has marked withdrawn while its round is in
+    play: its player leaves those matches as if they had pressed Leave
+    (``games.services.table_leave``), so a bot plays the seat to the end and
+    the player is credited with the result; the round can then finish.
+    Returns the ids of those tables. Lock: each table's row.
+    """
+    tables = list(
+        Table.objects.filter(
+            tournament_table__round__tournament_id=entry.tournament_id,
+            status=TableStatus.PLAYING,
+            seats__user_id=entry.player_id,
+            seats__bot_level__isnull=True,
+        )
+        .order_by("pk")
+        .values_list("pk", flat=True)
+        .distinct()
+    )
+    for table_id in tables:
+        games_services.table_leave(table_id=table_id, user=entry.player)
+    return tables
