@@ -57,11 +57,14 @@ class TableAdmin(GuardedModelAdmin):
         "started_at",
         "finished_at",
     )
+    # Every field: ``rated`` too, chosen when the table is created (the
+    # statistics count a table once, as it was then; docs/stats.md).
     readonly_fields = (
         "game",
         "players",
         "options",
         "status",
+        "rated",
         "seq",
         "seed_sha256",
         "revealed_seed",

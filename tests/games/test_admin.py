@@ -113,3 +113,29 @@ def test_a_seat_to_act_is_handed_to_a_bot_so_the_match_goes_on(
     seat = Seat.objects.get(table=table, index=1)
     assert (seat.bot_level, seat.replaced_user_id) == ("basic", gone.pk)
     assert Table.objects.get(pk=table.pk).seq > table.seq  # the bot has moved
+
+
+def test_a_tables_rated_flag_cannot_be_changed(admin_client: Client) -> None:
+    """Whether a table is rated is chosen when it is created (docs/stats.md):
+    flipping it afterwards would leave the counted statistics and ratings
+    disagreeing with the table (and with what a rebuild computes)."""
+    table = play_to_end(
+        table_started(seating=[UserFactory(), UserFactory()], options={"target": 1})
+    )
+    assert table.rated
+    url = f"/admin/games/table/{table.pk}/change/"
+    page = admin_client.get(url)
+    assert 'name="rated"' not in page.content.decode()
+
+    admin_client.post(
+        url,
+        {
+            "seats-TOTAL_FORMS": 2,
+            "seats-INITIAL_FORMS": 2,
+            "seats-0-id": table.seats.get(index=0).pk,
+            "seats-1-id": table.seats.get(index=1).pk,
+        },
+    )
+
+    table.refresh_from_db()
+    assert table.rated
