@@ -3,7 +3,7 @@
 Actions (on the tournament list, for staff with the change permission; the
 export needs only the view permission): open registration, seat next round
 (with a confirmation page showing the seating first), start round, finish
-round, recompute standings, export standings (CSV). A refused action shows
+round, end the tournament early, recompute standings, export standings (CSV). A refused action shows
 the reason as an error message and writes nothing (``tournaments.services``
 refuse before writing, inside one transaction).
 
@@ -239,6 +239,7 @@ class TournamentAdmin(admin.ModelAdmin):
         "seat_next_round",
         "start_round",
         "finish_round",
+        "finish_tournament",
         "recompute_standings",
         "export_standings",
     ]
@@ -544,6 +545,22 @@ class TournamentAdmin(admin.ModelAdmin):
             if t.status == TournamentStatus.FINISHED:
                 return f"round {rnd.number} is finished, and so is the tournament."
             return f"round {rnd.number} is finished."
+
+        self._run(request, queryset, call)
+
+    @admin.action(
+        description="End tournament early (between rounds)", permissions=["change"]
+    )
+    def finish_tournament(
+        self, request: HttpRequest, queryset: QuerySet[Tournament]
+    ) -> None:
+        def call(t: Tournament) -> str:
+            services.tournament_finish(tournament_id=t.pk)
+            played = t.round_set.count()
+            return (
+                f"the tournament is finished after {played} of its {t.rounds} "
+                f"round{'s' if t.rounds != 1 else ''}."
+            )
 
         self._run(request, queryset, call)
 

@@ -336,6 +336,50 @@ def test_finish_round_waits_for_every_table(
     assert snapshot(tournament) == before
 
 
+def test_a_tournament_too_few_players_can_go_on_with_can_be_ended(
+    staff: Client, organiser: User, on_commit: Callable[[], AbstractContextManager[Any]]
+) -> None:
+    """Two of three players withdraw after round 1: round 2 cannot be seated,
+    and the organiser ends the tournament rather than leave it running."""
+    tournament = alkort_duel(entries=3, rounds=3, fill_policy="byes")
+    services.round_seat(tournament_id=tournament.pk)
+    response = act(staff, "finish_tournament", tournament)
+    assert messages_of(response) == [
+        (
+            "error",
+            "Duels: Round 1 is seated: finish it before ending the tournament.",
+        )
+    ]
+    services.round_start(tournament_id=tournament.pk, user=organiser)
+    (table,) = round_tables(Round.objects.get())
+    play_people(table, random.Random(4), on_commit)
+    services.round_finish(tournament_id=tournament.pk)
+    Entry.objects.filter(pk__in=[e.pk for e in tournament.entries.all()[:2]]).update(
+        withdrawn=True
+    )
+    response = act(staff, "seat_next_round", tournament)
+    assert messages_of(response)[0][0] == "error"
+
+    response = act(staff, "finish_tournament", tournament)
+    assert messages_of(response) == [
+        ("success", "Duels: the tournament is finished after 1 of its 3 rounds.")
+    ]
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.FINISHED
+    assert tournament.finished_at is not None
+    assert tournament.standings.count() == 3
+    before = snapshot(tournament)
+    response = act(staff, "finish_tournament", tournament)
+    assert messages_of(response) == [
+        (
+            "error",
+            "Duels: 'Duels' is not running: only a running tournament can be "
+            "ended early.",
+        )
+    ]
+    assert snapshot(tournament) == before
+
+
 # --- standings ----------------------------------------------------------------
 
 

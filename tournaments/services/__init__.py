@@ -13,6 +13,7 @@ from tournaments.services.rounds import (
     round_plan,
     round_seat,
     round_start,
+    tournament_finish,
 )
 from tournaments.services.standings import standings_recompute
 
@@ -27,4 +28,5 @@ __all__ = [
     "round_seat",
     "round_start",
     "standings_recompute",
+    "tournament_finish",
 ]

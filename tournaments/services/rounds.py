@@ -9,6 +9,8 @@
   table.
 * ``round_finish`` closes a round once every table's match has ended, and the
   tournament after its last round.
+* ``tournament_finish`` ends a running tournament between rounds, before its
+  planned last round (too few players left, or no time for more).
 * ``entry_tables_leave`` hands a withdrawn entry's seats at tables still in
   play to bots, so a player who cannot go on does not stall the round.
 
@@ -420,6 +422,35 @@ def round_finish(*, tournament_id: int) -> Round:
         tournament.save(update_fields=["status", "finished_at"])
     standings_recompute(tournament_id=tournament.pk)
     return last
+
+
+@transaction.atomic
+def tournament_finish(*, tournament_id: int) -> Tournament:
+    """End a running tournament early, between rounds. Lock: the tournament row.
+
+    Refused while a round is seated or in play (finish or re-seat it first)
+    and unless the tournament is running. The standings stay those of the
+    rounds played.
+    """
+    tournament = tournament_lock(tournament_id)
+    if tournament.status != TournamentStatus.RUNNING:
+        raise Conflict(
+            "not_running",
+            f"{tournament.name!r} is not running: only a running tournament can "
+            "be ended early.",
+        )
+    last = _last_round(tournament)
+    if last is not None and last.status != RoundStatus.FINISHED:
+        raise Conflict(
+            "round_unfinished",
+            f"Round {last.number} is {last.get_status_display().lower()}: finish "
+            "it before ending the tournament.",
+        )
+    tournament.status = TournamentStatus.FINISHED
+    tournament.finished_at = timezone.now()
+    tournament.save(update_fields=["status", "finished_at"])
+    standings_recompute(tournament_id=tournament.pk)
+    return tournament
 
 
 @transaction.atomic
