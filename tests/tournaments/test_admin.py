@@ -552,9 +552,7 @@ def test_a_finished_tournaments_entries_do_not_change(staff: Client) -> None:
     """The standings of a finished event are its record: nobody can be marked
     withdrawn (or brought back) after the last round."""
     tournament = alkort_duel()
-    Tournament.objects.filter(pk=tournament.pk).update(
-        status=TournamentStatus.FINISHED
-    )
+    Tournament.objects.filter(pk=tournament.pk).update(status=TournamentStatus.FINISHED)
     url = f"{CHANGELIST}{tournament.pk}/change/"
     before = snapshot(tournament)
     data = change_form_data(staff, url)
