@@ -318,7 +318,7 @@ class HeadToHeadApi(StatsApi):
         return self.paginated(
             request,
             found["matches"],
-            lambda m: m,
+            selectors.head_to_head_json,
             game,
             a=a.username,
             b=b.username,

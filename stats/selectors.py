@@ -11,7 +11,18 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, F, Max, Q, QuerySet
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    Max,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
 from django.utils import timezone
 
 import rules
@@ -270,44 +281,58 @@ _COMMON = {"matches", "rated_matches", "moves", "seconds", "timeouts", "by_playe
 
 def head_to_head_get(*, a: User, b: User, game: str) -> dict[str, Any]:
     """How ``a`` and ``b`` fared at the counted tables of ``game`` they both
-    sat at: who finished ahead, level, or (Alkort partnerships) as partners."""
-    tables = PlayerResult.objects.filter(game=game, user=a).values("table_id")
-    rows = (
-        PlayerResult.objects.filter(game=game, table_id__in=tables)
-        .filter(Q(user=a) | Q(user=b))
-        .order_by("finished_at", "table_id", "seat")
-    )
-    by_table: dict[int, dict[int, PlayerResult]] = {}
-    for r in rows:
-        by_table.setdefault(r.table_id, {}).setdefault(r.user_id, r)
-    matches = []
-    summary = {"matches": 0, "a_ahead": 0, "b_ahead": 0, "level": 0, "partners": 0}
-    for table_id, seen in by_table.items():
-        if a.pk not in seen or b.pk not in seen or a.pk == b.pk:
-            continue
-        ra, rb = seen[a.pk], seen[b.pk]
-        summary["matches"] += 1
-        if ra.side == rb.side:
-            result = "partners"
-        elif ra.place < rb.place:
-            result = "a_ahead"
-        elif rb.place < ra.place:
-            result = "b_ahead"
-        else:
-            result = "level"
-        summary[result] += 1
-        matches.append(
-            {
-                "table": table_id,
-                "finished_at": ra.finished_at,
-                "players": ra.players,
-                "rated": ra.rated,
-                "a": {"seat": ra.seat, "place": ra.place, "score": ra.score},
-                "b": {"seat": rb.seat, "place": rb.place, "score": rb.score},
-                "result": result,
-            }
+    sat at: who finished ahead, level, or (Alkort partnerships) as partners.
+
+    ``matches`` is a queryset, oldest first, for the API to page: the summary
+    is counted and the page read by PostgreSQL, so two accounts that shared
+    tens of thousands of tables (two bots) cost a request no more than a page.
+    A player at two seats of one table counts with the first.
+    """
+    results = PlayerResult.objects.filter(table_id=OuterRef("table_id"))
+    b_first = results.filter(user=b).order_by("seat")
+    matches = (
+        PlayerResult.objects.filter(game=game, user=a)
+        .exclude(user=b)
+        .filter(
+            seat=Subquery(results.filter(user=a).order_by("seat").values("seat")[:1])
         )
-    return {"summary": summary, "matches": matches}
+        .annotate(
+            b_seat=Subquery(b_first.values("seat")[:1]),
+            b_place=Subquery(b_first.values("place")[:1]),
+            b_score=Subquery(b_first.values("score")[:1]),
+            b_side=Subquery(b_first.values("side")[:1]),
+        )
+        .filter(b_seat__isnull=False)
+        .annotate(
+            result=Case(
+                When(side=F("b_side"), then=Value("partners")),
+                When(place__lt=F("b_place"), then=Value("a_ahead")),
+                When(b_place__lt=F("place"), then=Value("b_ahead")),
+                default=Value("level"),
+            )
+        )
+        .order_by("finished_at", "table_id")
+    )
+    summary = dict.fromkeys(("a_ahead", "b_ahead", "level", "partners"), 0)
+    for row in matches.order_by().values("result").annotate(n=Count("pk")):
+        summary[row["result"]] = row["n"]
+    return {
+        "summary": {"matches": sum(summary.values()), **summary},
+        "matches": matches,
+    }
+
+
+def head_to_head_json(row: PlayerResult) -> dict[str, Any]:
+    """One row of ``head_to_head_get``'s matches, as the API shows it."""
+    return {
+        "table": row.table_id,
+        "finished_at": row.finished_at,
+        "players": row.players,
+        "rated": row.rated,
+        "a": {"seat": row.seat, "place": row.place, "score": row.score},
+        "b": {"seat": row.b_seat, "place": row.b_place, "score": row.b_score},  # type: ignore[attr-defined]
+        "result": row.result,  # type: ignore[attr-defined]
+    }
 
 
 def _ratio(num: float, den: float) -> float | None:

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from stats.models import Rating
+from games.models import Table
+from stats.models import PlayerResult, Rating
 from stats.services import table_record
 from stats.simulate import match_play
 
@@ -183,6 +184,57 @@ def test_head_to_head(api_client, counted):
     assert summary["matches"] == 2
     assert summary["a_ahead"] + summary["b_ahead"] + summary["level"] == 2
     assert {m["result"] for m in body["results"]} <= {"a_ahead", "b_ahead", "level"}
+
+
+def test_head_to_head_reads_one_page_not_every_shared_table(
+    api_client, counted, monkeypatch
+):
+    """Two accounts with a long shared history (two bots): the summary is
+    counted in the database and only the page's rows are read."""
+    ada, bob, ids = counted
+    shared = list(PlayerResult.objects.filter(table_id__in=ids[:2]).order_by("pk"))
+    for n in range(40):
+        table = Table.objects.get(pk=ids[0])
+        table.pk = None
+        table.save()
+        PlayerResult.objects.bulk_create(
+            PlayerResult(
+                **{f.attname: getattr(r, f.attname) for f in r._meta.concrete_fields}
+                | {"id": None, "table_id": table.pk, "finished_at": r.finished_at}
+            )
+            for r in shared[2 * (n % 2) : 2 * (n % 2) + 2]
+        )
+    built = []
+    from_db = PlayerResult.from_db.__func__
+    monkeypatch.setattr(
+        PlayerResult,
+        "from_db",
+        classmethod(lambda cls, *a: built.append(1) or from_db(cls, *a)),
+    )
+
+    body = api_client.get(
+        "/api/stats/head-to-head/?a=p0&b=p1&game=alkort&page_size=5"
+    ).json()
+
+    assert len(built) == 5
+    assert body["count"] == body["summary"]["matches"] == 42
+    summary = body["summary"]
+    assert summary["a_ahead"] + summary["b_ahead"] + summary["level"] == 42
+    first = body["results"][0]
+    a_row, b_row = (
+        PlayerResult.objects.get(table_id=ids[0], user=u) for u in (ada, bob)
+    )
+    assert first["table"] == ids[0]
+    assert first["a"] == {
+        "seat": a_row.seat,
+        "place": a_row.place,
+        "score": a_row.score,
+    }
+    assert first["b"] == {
+        "seat": b_row.seat,
+        "place": b_row.place,
+        "score": b_row.score,
+    }
 
 
 @pytest.mark.parametrize(
