@@ -67,6 +67,10 @@ def _redact_arg(arg: Any) -> Any:
     return arg if cleaned == text else cleaned
 
 
+#: Formats a record's exception as every handler's formatter of ours would.
+_TRACEBACKS = logging.Formatter()
+
+
 class RedactSecrets(logging.Filter):
     """Replace secret query parameters' values with ``[redacted]``.
 
@@ -75,8 +79,13 @@ class RedactSecrets(logging.Filter):
     If the message still shows a secret (a template without arguments, or one
     that names the parameter while an argument holds its value:
     ``"?token=%s"``), it is replaced by its cleaned, formatted text.
-    An exception's traceback is left as it is: the operator needs its text
-    (tests/config/test_errors.py keeps an exception's message in the log).
+    An exception's traceback (and a record's ``stack_info``) is cleaned the
+    same way: an exception's message may hold a URL with its query (a
+    client's, an HTTP library's), and the last line of a traceback prints
+    it. The traceback is formatted here as the handler's formatter would
+    (``logging.Formatter``'s, which every handler of ours uses) and kept in
+    ``record.exc_text``, which formatters print instead of formatting it
+    again; the operator still reads all of it but the secret values.
     Attach it to handlers, so it sees what every logger under them sends.
     """
 
@@ -94,6 +103,12 @@ class RedactSecrets(logging.Filter):
             cleaned = redact(message)
             if cleaned != message:
                 record.msg, record.args = cleaned, None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = _TRACEBACKS.formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = redact(record.stack_info)
         return True
 
 

@@ -150,6 +150,27 @@ def test_redaction_is_idempotent() -> None:
     )
 
 
+def test_a_token_in_an_exceptions_traceback_is_redacted() -> None:
+    """An exception whose message holds a URL with its query (a client's, an
+    HTTP library's) prints it on the traceback's last line: cleaned too,
+    the rest of the traceback kept for the operator."""
+    try:
+        raise ValueError("could not open /ws/tables/1/?token=b17b5b9a0c&after=3")
+    except ValueError:
+        rec = logging.LogRecord(
+            "cardroom.x", logging.ERROR, __file__, 1, "failed", (), sys.exc_info()
+        )
+    rec.stack_info = "Stack (most recent call last):\n  get('/x?auth=s3cret')"
+    assert RedactSecrets().filter(rec) is True
+
+    text = logging.Formatter().format(rec)
+    assert "b17b5b9a0c" not in text and "s3cret" not in text, text
+    assert text.startswith("failed\nTraceback (most recent call last):\n"), text
+    assert "ValueError: could not open /ws/tables/1/?token=[redacted]&after=3" in text
+    assert "get('/x?auth=[redacted]')" in text
+    assert "test_a_token_in_an_exceptions_traceback_is_redacted" in text
+
+
 # --- LOG_LEVEL ----------------------------------------------------------------
 
 
@@ -214,6 +235,38 @@ def test_django_takes_a_lowercase_level_and_redacts_every_logger(
     assert ' INFO django.server: "GET /x?token=[redacted] HTTP/1.1" 200' in lines[0]
     assert " WARNING django.request: Not Found: /x?token=[redacted]" in lines[1]
     assert " WARNING cardroom.anything: fetched /x?access_token=[redacted]" in lines[2]
+
+
+DJANGO_TRACEBACK = """
+import logging
+import django
+django.setup()
+try:
+    raise RuntimeError("fetching wss://x/ws/tables/1/?token=tb-secret failed")
+except RuntimeError:
+    logging.getLogger("cardroom.api").exception("Unexpected error")
+"""
+
+
+def test_django_redacts_a_token_in_a_logged_traceback(tmp_path: Path) -> None:
+    """``logger.exception`` (the API's 500, a socket's failed message): the
+    traceback goes through the same redaction as the message."""
+    env = clean_env(
+        DJANGO_SETTINGS_MODULE="config.settings.local",
+        CARDROOM_VAR_DIR=str(tmp_path),
+        LOG_LEVEL="info",
+    )
+
+    done = run_python(DJANGO_TRACEBACK, env)
+
+    assert done.returncode == 0, done.stderr
+    assert "tb-secret" not in done.stderr, done.stderr
+    assert LINE.match(done.stderr), done.stderr
+    assert " ERROR cardroom.api: Unexpected error\nTraceback " in done.stderr
+    assert (
+        "RuntimeError: fetching wss://x/ws/tables/1/?token=[redacted] failed"
+        in done.stderr
+    ), done.stderr
 
 
 def test_an_unknown_log_level_stops_django_with_its_name(tmp_path: Path) -> None:
