@@ -445,6 +445,10 @@ LOGGING = {
     # DEBUG on; route it through ours only, so each record prints once.
     "loggers": {
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        # With DEBUG on, Django logs every SQL statement at DEBUG with its
+        # parameters: token keys, seeds, hands (a table's cached state). No
+        # level of LOG_LEVEL may print them (docs/operations.md, "Logs").
+        "django.db.backends": {"level": "INFO"},
         # An over-limit body is the client's mistake: one line, no traceback.
         **{
             f"django.security.{name}": {"filters": ["quiet_security"]}

@@ -269,6 +269,37 @@ def test_django_redacts_a_token_in_a_logged_traceback(tmp_path: Path) -> None:
     ), done.stderr
 
 
+DJANGO_SQL = """
+import django
+django.setup()
+from django.conf import settings
+from django.db import connection
+assert settings.DEBUG
+with connection.cursor() as cursor:
+    cursor.execute("SELECT %s", ["sql-secret"])
+import logging
+logging.getLogger("cardroom.x").debug("debug lines are printed")
+"""
+
+
+def test_debug_level_with_debug_on_logs_no_sql_parameters(tmp_path: Path) -> None:
+    """With DEBUG on (``make run``), Django logs each SQL statement at DEBUG
+    with its parameters, which hold token keys, seeds and hands: never
+    printed, whatever ``LOG_LEVEL``."""
+    env = clean_env(
+        DJANGO_SETTINGS_MODULE="config.settings.local",
+        CARDROOM_VAR_DIR=str(tmp_path),
+        DEBUG="true",
+        LOG_LEVEL="debug",
+    )
+
+    done = run_python(DJANGO_SQL, env)
+
+    assert done.returncode == 0, done.stderr
+    assert "sql-secret" not in done.stderr, done.stderr
+    assert " DEBUG cardroom.x: debug lines are printed" in done.stderr
+
+
 def test_an_unknown_log_level_stops_django_with_its_name(tmp_path: Path) -> None:
     env = clean_env(
         DJANGO_SETTINGS_MODULE="config.settings.local",
