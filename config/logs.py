@@ -1,7 +1,8 @@
 """Logging helpers shared by Django's settings and uvicorn's log config.
 
 * ``RedactSecrets``: a filter that blanks secret query parameters
-  (``?token=<key>`` and its kin) in a record before any handler prints it. API
+  (``?token=<key>`` and its kin), credential headers and WebSocket frames'
+  text in a record before any handler prints it. API
   clients put their token on the WebSocket URL (docs/live-protocol.md), and
   uvicorn logs every request's path with its query string; a token is as good
   as a password (docs/security.md), so none may reach a log line.
@@ -49,6 +50,40 @@ def redact(text: str) -> str:
     return _SECRET.sub(_blank, text)
 
 
+#: Headers whose value is a credential: a browser's session cookie, a token.
+SECRET_HEADERS = ("authorization", "cookie", "proxy-authorization", "set-cookie")
+
+#: The ``websockets`` library's DEBUG lines (uvicorn's WebSocket protocol logs
+#: them as ``uvicorn.error``): one per frame sent or received, with its text,
+#: and one per handshake header.
+_FRAME_LINES = ("< %s", "> %s")
+_HEADER_LINES = ("< %s: %s", "> %s: %s")
+_DATA_OPCODES = ("TEXT", "BINARY", "CONT")
+
+
+def _wire_args(msg: Any, args: Any) -> Any:
+    """``args`` of a WebSocket wire line with what it must not print left out.
+
+    A data frame's text is a move (which may name the seat's hidden cards) or
+    a seat's frame (its hand): only its kind and size are kept. A handshake's
+    ``Cookie`` (the session) or ``Authorization`` header shows ``[redacted]``.
+    """
+    if not isinstance(args, tuple):
+        return args
+    if msg in _FRAME_LINES and len(args) == 1:
+        opcode = getattr(getattr(args[0], "opcode", None), "name", None)
+        data = getattr(args[0], "data", None)
+        if opcode in _DATA_OPCODES and data is not None:
+            return (f"{opcode} [{len(data)} bytes, not shown]",)
+    if (
+        msg in _HEADER_LINES
+        and len(args) == 2
+        and str(args[0]).lower() in SECRET_HEADERS
+    ):
+        return (args[0], REDACTED)
+    return args
+
+
 def _redact_arg(arg: Any) -> Any:
     if isinstance(arg, str):
         return redact(arg)
@@ -86,10 +121,14 @@ class RedactSecrets(logging.Filter):
     (``logging.Formatter``'s, which every handler of ours uses) and kept in
     ``record.exc_text``, which formatters print instead of formatting it
     again; the operator still reads all of it but the secret values.
+    At DEBUG, the ``websockets`` library's wire lines (``_wire_args``) keep a
+    frame's kind and size but not its text, and a handshake's cookie and
+    authorization headers show ``[redacted]``.
     Attach it to handlers, so it sees what every logger under them sends.
     """
 
     def filter(self, record: logging.LogRecord) -> bool:
+        record.args = _wire_args(record.msg, record.args)
         if record.args:
             if isinstance(record.args, Mapping):
                 record.args = {k: _redact_arg(v) for k, v in record.args.items()}

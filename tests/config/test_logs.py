@@ -171,6 +171,33 @@ def test_a_token_in_an_exceptions_traceback_is_redacted() -> None:
     assert "test_a_token_in_an_exceptions_traceback_is_redacted" in text
 
 
+def test_websocket_frames_text_is_left_out_and_their_kind_kept() -> None:
+    """uvicorn's WebSocket protocol (the ``websockets`` library) logs every
+    frame at DEBUG with its text: a move naming the seat's cards, the seat's
+    frame with its hand."""
+    from websockets.frames import Close, Frame, Opcode
+
+    move = b'{"type": "act", "action": {"type": "keep", "card": "QH"}}'
+    for direction in ("<", ">"):
+        for opcode in (Opcode.TEXT, Opcode.BINARY, Opcode.CONT):
+            rec = filtered(f"{direction} %s", (Frame(opcode, move),))
+            assert rec.getMessage() == (
+                f"{direction} {opcode.name} [{len(move)} bytes, not shown]"
+            )
+    closing = Frame(Opcode.CLOSE, Close(1000, "bye").serialize())
+    assert filtered("< %s", (closing,)).getMessage() == f"< {closing}"
+
+
+@pytest.mark.parametrize(
+    "name", ["cookie", "Cookie", "authorization", "Set-Cookie", "proxy-authorization"]
+)
+def test_credential_headers_of_a_handshake_are_redacted(name: str) -> None:
+    rec = filtered("< %s: %s", (name, "sessionid=s3cret; csrftoken=abc"))
+
+    assert rec.getMessage() == f"< {name}: {REDACTED}"
+    assert filtered("< %s: %s", ("user-agent", "x")).getMessage() == "< user-agent: x"
+
+
 # --- LOG_LEVEL ----------------------------------------------------------------
 
 
@@ -420,6 +447,58 @@ def test_web_sh_logs_no_token_and_logs_like_django(tmp_path: Path) -> None:
     assert all(
         LINE.match(line) for line in lines if not line.startswith((" ", "Traceback"))
     ), stderr
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.django_db(transaction=True)
+def test_web_sh_at_debug_logs_no_cookie_and_no_frame(tmp_path: Path) -> None:
+    """At ``LOG_LEVEL=debug`` uvicorn's WebSocket protocol logs each
+    handshake header (a browser's session cookie) and each frame's text (a
+    move, the seat's hand): neither is printed, the lines themselves are."""
+    from django.conf import settings
+    from django.db import connection
+    from websockets.sync.client import connect
+
+    from games.models import Seat
+    from tests.accounts.factories import token_for
+    from tests.games.factories import SeatFactory
+
+    SeatFactory()  # a person seated at a lobby table
+    seat = Seat.objects.select_related("user").get()
+    key = token_for(seat.user)
+    db = connection.settings_dict
+    env = clean_env(
+        DJANGO_SETTINGS_MODULE="config.settings.test",
+        DATABASE_URL=(
+            f"postgres://{db['USER'] or 'root'}@{db['HOST'] or '127.0.0.1'}"
+            f":{db['PORT'] or 5432}/{db['NAME']}"
+        ),
+        REDIS_URL=settings.REDIS_URL,
+        PYTEST_XDIST_WORKER=settings.TEST_WORKER,
+        WEB_WORKERS="1",
+        LOG_LEVEL="debug",
+    )
+    cookie = "sessionid=cookie-secret; csrftoken=csrf-secret"
+
+    with web_sh(env, tmp_path) as (base_url, out, err):
+        ws_url = base_url.replace("http", "ws") + f"/ws/tables/{seat.table_id}/"
+        with connect(
+            f"{ws_url}?token={key}",
+            open_timeout=10,
+            additional_headers={"Cookie": cookie},
+        ) as socket:
+            first = json.loads(socket.recv(timeout=10))
+            socket.send(json.dumps({"type": "ping", "note": "frame-secret"}))
+            while json.loads(socket.recv(timeout=10))["type"] != "pong":
+                pass
+
+    stderr = err.read_text()
+    assert first["type"] == "state"
+    for secret in (key, "cookie-secret", "csrf-secret", "frame-secret", '"state"'):
+        assert secret not in stderr, stderr
+    assert " DEBUG uvicorn.error: < cookie: [redacted]" in stderr, stderr
+    assert re.search(r" DEBUG uvicorn.error: < TEXT \[\d+ bytes, not shown\]", stderr)
+    assert re.search(r" DEBUG uvicorn.error: > TEXT \[\d+ bytes, not shown\]", stderr)
 
 
 @pytest.mark.timeout(120)
