@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import re
+import traceback
 from collections.abc import Mapping
 from typing import Any
 
@@ -149,6 +150,22 @@ class RedactSecrets(logging.Filter):
         if record.stack_info:
             record.stack_info = redact(record.stack_info)
         return True
+
+
+def traceback_without_values(exc: BaseException) -> str:
+    """``exc``'s traceback for a log line, with its type but not its message.
+
+    For an exception raised where the rules hold a match's state: its message
+    may quote a value (``KeyError: 'QH'``, ``'7S' is not in list``), a card of
+    a hand or of the stock, and no log line may show one. The frames (file,
+    line, function, source line) say where it went wrong without any value.
+    """
+    frames = "".join(traceback.format_tb(exc.__traceback__))
+    kind = type(exc).__qualname__
+    return (
+        f"Traceback (most recent call last):\n{frames}"
+        f"{kind} (its message left out: it may name hidden cards)"
+    )
 
 
 #: The levels ``LOG_LEVEL`` may name: those that Django, uvicorn

@@ -20,6 +20,7 @@ from django.db import transaction
 
 import rules
 from accounts.models import User
+from config.logs import traceback_without_values
 from games.errors import Conflict
 from games.models import Seat, Table
 from games.services.ahead import Guess, action_check, move_guess, seating_note
@@ -124,13 +125,15 @@ def _decide(
     except rules.RulesError:
         raise
     except Exception as exc:
-        # The action's type only: the rest may name the seat's hidden cards,
-        # and no log line may reveal them.
-        logger.exception(
-            "%s.decide crashed on a %r action from seat %s",
+        # The action's type only, and the traceback without the exception's
+        # message: either may name the seat's hidden cards, and no log line
+        # may reveal them.
+        logger.error(
+            "%s.decide crashed on a %r action from seat %s\n%s",
             game.name,
             action.get("type"),
             seat,
+            traceback_without_values(exc),
         )
         raise rules.MalformedAction(
             "This action could not be read; check it against legal_actions"

@@ -26,6 +26,7 @@ from django.db import transaction
 
 import rules
 from accounts.services import bot_account_get
+from config.logs import traceback_without_values
 from games.errors import NotFound
 from games.history_cache import history_known, history_redacted
 from games.models import Table, TableStatus
@@ -66,8 +67,14 @@ def bot_turn_choose(
         logger.error(  # the type only: the action may name hidden cards
             "%s bot %s chose an illegal %r action", game.name, level, action.get("type")
         )
-    except Exception:
-        logger.exception("%s bot %s failed at table %s", game.name, level, table.pk)
+    except Exception as exc:  # its message may name the bot's hidden cards
+        logger.error(
+            "%s bot %s failed at table %s\n%s",
+            game.name,
+            level,
+            table.pk,
+            traceback_without_values(exc),
+        )
     return bots.RandomPolicy().choose(inp, bot_rng(table, seat))
 
 

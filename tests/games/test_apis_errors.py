@@ -578,7 +578,8 @@ def test_a_rules_crash_on_input_is_a_400_and_logged(
     game = rules.get_game("alkort")
 
     def crash(*args: Any) -> None:
-        raise KeyError("card")
+        card = "QH" + "-hidden"  # a card of the state, say
+        raise KeyError(card)
 
     monkeypatch.setattr(game, "decide", crash)
 
@@ -592,3 +593,7 @@ def test_a_rules_crash_on_input_is_a_400_and_logged(
         "This action could not be read; check it against legal_actions",
     )
     assert "alkort.decide crashed on a 'pass' action from seat 1" in caplog.text
+    # Where it crashed, not the exception's message: it may name hidden cards.
+    assert "in crash\n" in caplog.text
+    assert "KeyError (its message left out" in caplog.text
+    assert "QH-hidden" not in caplog.text

@@ -101,7 +101,8 @@ def test_bot_choices_are_reproducible_from_the_seed() -> None:
 
 class _Broken(bots.Policy):
     def choose(self, inp: bots.BotInput, rng: random.Random) -> dict[str, Any]:
-        raise RuntimeError("policy bug")
+        hand = "policy" + "-hand"  # what it held, say
+        raise RuntimeError(hand)
 
 
 def test_a_failing_policy_falls_back_to_a_random_legal_move(
@@ -118,3 +119,5 @@ def test_a_failing_policy_falls_back_to_a_random_legal_move(
 
     assert action in GAME.legal_actions(state, 1)
     assert f"alkort bot strong failed at table {table.pk}" in caplog.text
+    assert "RuntimeError (its message left out" in caplog.text
+    assert "policy-hand" not in caplog.text  # nor what it quoted
