@@ -44,6 +44,7 @@ from config.limits import (
     JSONTooDeep,
     json_loads_bounded,
 )
+from config.logs import traceback_without_values
 from games import frames, realtime, services
 from games.apis import ActionSubmitApi
 from games.errors import NotFound, TableError
@@ -243,11 +244,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.receive_json(content)
         except ClientGone:
             raise  # the client left meanwhile: nothing went wrong here
-        except Exception:
+        except Exception as exc:
             # A bug, not the client's doing: say so as REST's 500 does and
             # keep the socket (closing it would leave its registration
-            # behind until it went stale).
-            logger.exception("Live play: a message on table %s failed", self.table_id)
+            # behind until it went stale). Logged without the exception's
+            # message, which may quote the seat's hand or its move.
+            logger.error(
+                "Live play: a message on table %s failed\n%s",
+                self.table_id,
+                traceback_without_values(exc),
+            )
             await self._error("server_error", SERVER_ERROR_MESSAGE)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:

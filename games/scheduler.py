@@ -38,6 +38,7 @@ from django.db import close_old_connections
 from kombu.exceptions import OperationalError as BrokerError
 
 from config.celery import app as celery_app
+from config.logs import traceback_without_values
 from config.outages import Outage
 
 logger = logging.getLogger(__name__)
@@ -186,8 +187,10 @@ class _Background:
             close_old_connections()
             try:
                 JOBS[name](*args)
-            except Exception:
-                logger.exception("Job %s%r failed", name, args)
+            except Exception as exc:  # a bot's turn: may quote its hand
+                logger.error(
+                    "Job %s%r failed\n%s", name, args, traceback_without_values(exc)
+                )
             finally:
                 close_old_connections()
                 if name in self._every:

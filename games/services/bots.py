@@ -128,9 +128,13 @@ def bot_turn_play(*, table_id: int, seq: int) -> int | None:
                 action=action,
                 last=True,  # the block ends with the move
             )
-        except rules.IllegalAction:
-            logger.exception(
-                "Bot %r move refused at table %s", action.get("type"), table_id
+        except rules.IllegalAction as exc:
+            # The refusal may quote the bot's own (hidden) cards.
+            logger.error(
+                "Bot %r move refused at table %s\n%s",
+                action.get("type"),
+                table_id,
+                traceback_without_values(exc),
             )
             raise
     new_seq: int = result["seq"]

@@ -28,6 +28,7 @@ from django.conf import settings
 from django.db import transaction
 
 import rules
+from config.logs import traceback_without_values
 from games import frames, realtime, scheduler, signals
 from games.models import Seat, Table, TableStatus
 
@@ -152,8 +153,12 @@ def _frames_push(
                 acting_seat=acting_seat,
                 only=only,
             )
-        except Exception:
-            logger.exception("Building the frames of table %s failed", table.pk)
+        except Exception as exc:  # its message may quote a seat's hand
+            logger.error(
+                "Building the frames of table %s failed\n%s",
+                table.pk,
+                traceback_without_values(exc),
+            )
             realtime.table_changed(table.pk, table.seq)
             return []
 

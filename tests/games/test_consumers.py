@@ -298,7 +298,7 @@ def test_a_bug_in_handling_a_frame_is_reported_and_the_socket_lives_on(
 
     async def buggy(self: TableConsumer, content: Any, **kwargs: Any) -> None:
         if content.get("type") == "boom":
-            raise RuntimeError("a bug")
+            raise KeyError("".join(("Q", "H")))  # a bug naming a card
         await handle(self, content, **kwargs)
 
     monkeypatch.setattr(TableConsumer, "receive_json", buggy)
@@ -319,6 +319,8 @@ def test_a_bug_in_handling_a_frame_is_reported_and_the_socket_lives_on(
 
     run(go)
     assert "a message on table" in caplog.text
+    assert "KeyError" in caplog.text
+    assert "QH" not in caplog.text  # the message may name a hidden card
 
 
 def test_sync_sends_exactly_the_missing_events_or_one_full_state(

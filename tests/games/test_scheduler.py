@@ -104,3 +104,25 @@ def test_a_broker_outage_loses_jobs_not_moves_and_is_logged_once(
         "Scheduling jobs is failing: the broker does not answer",
         "Scheduling jobs works again.",
     ]
+
+
+def test_a_failing_job_is_logged_without_its_message(
+    settings: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The embedded default runs bots' turns in its thread: a crash there may
+    quote the bot's hand in its message, so the log line names only where."""
+    settings.TASK_RUNNER = "thread"
+
+    def crash() -> None:
+        raise KeyError("".join(("Q", "H")))  # the source line names none
+
+    monkeypatch.setitem(scheduler.JOBS, "test.crash", crash)
+    with caplog.at_level(logging.ERROR, logger="games.scheduler"):
+        scheduler.job_schedule("test.crash")
+        deadline = time.monotonic() + 5
+        while "failed" not in caplog.text and time.monotonic() < deadline:
+            time.sleep(0.02)
+
+    assert "Job test.crash() failed" in caplog.text
+    assert "KeyError" in caplog.text
+    assert "QH" not in caplog.text

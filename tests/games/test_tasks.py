@@ -1,11 +1,13 @@
 """``games.tasks``: each task carries the seq it was scheduled for."""
 
+import logging
+
 import pytest
 
 import rules
-from games import scheduler
+from games import scheduler, tasks
 from games.models import Table
-from games.tasks import bot_turn_play, turn_timer_expire, turns_sweep
+from games.tasks import TaskFailed, bot_turn_play, turn_timer_expire, turns_sweep
 from tests.accounts.factories import UserFactory
 from tests.games.tables import table_started
 
@@ -46,3 +48,25 @@ def test_the_bot_task_skips_when_the_table_moved_on() -> None:
 def test_the_tasks_ignore_a_missing_table() -> None:
     assert bot_turn_play.apply(args=(987654, 1)).get() is None
     assert turn_timer_expire.apply(args=(987654, 1)).get() is None
+
+
+def test_a_failing_task_is_logged_and_raised_without_the_message(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A bug in a bot's turn: the worker prints the failed task's exception in
+    full, so the task raises one that cannot quote a hidden card, and its
+    log line says where the bug is without the original message."""
+
+    def crash(**kwargs: object) -> None:
+        raise KeyError("".join(("Q", "H")))  # the source line names none
+
+    monkeypatch.setattr(tasks, "bot_turn_play_service", crash)
+
+    with caplog.at_level(logging.ERROR), pytest.raises(TaskFailed) as raised:
+        bot_turn_play.apply(args=(7, 3)).get()
+
+    assert "QH" not in str(raised.value)
+    assert raised.value.__cause__ is None and raised.value.__suppress_context__
+    assert "bot_turn_play(7, 3) failed" in caplog.text
+    assert "KeyError" in caplog.text
+    assert "QH" not in caplog.text

@@ -429,6 +429,40 @@ def test_only_the_registered_audiences_are_pushed_to_without_asking_redis(
     assert message["frame"]["seq"] == result["seq"]
 
 
+def test_a_frame_build_that_crashes_is_logged_without_its_message(
+    table: Table,
+    django_capture_on_commit_callbacks: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The rules crashing while a seat's frame is built: the table is
+    announced instead, and the log line names where, not the message, which
+    may quote a card of the hand."""
+    SeatConnection.objects.create(
+        table=table, seat=0, channel_name="ada", seen_at=timezone.now()
+    )
+    publisher = get_channel_layer().sync_publisher()
+    monkeypatch.setattr(publisher, "group_send_many", lambda items: None)
+
+    def crash(**kwargs: Any) -> Any:
+        raise KeyError("".join(("Q", "H")))  # the source line names none
+
+    monkeypatch.setattr(frames, "frames_after_move", crash)
+    announced: list[Any] = []
+    monkeypatch.setattr(
+        realtime, "table_changed", lambda *args, **kwargs: announced.append(args)
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        action_submit(
+            table_id=table.pk, user=seat_users(table)[1], action=_first_legal(table, 1)
+        )
+
+    assert announced
+    assert "Building the frames of table" in caplog.text
+    assert "KeyError" in caplog.text
+    assert "QH" not in caplog.text
+
+
 def test_nothing_is_announced_for_a_refused_move(
     table: Table, django_capture_on_commit_callbacks: Callable[..., Any]
 ) -> None:
