@@ -340,7 +340,8 @@ class TournamentAdmin(admin.ModelAdmin):
 
     @admin.display(description="rounds")
     def rounds_played(self, obj: Tournament) -> str:
-        return f"{getattr(obj, 'rounds_total', 0)} / {obj.rounds}"
+        planned = obj.round_count(getattr(obj, "entries_total", 0))
+        return f"{getattr(obj, 'rounds_total', 0)} / {planned}"
 
     # --- read-only panels ---------------------------------------------------
 

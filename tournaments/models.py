@@ -21,6 +21,7 @@ from django.db import models
 from accounts.models import BotLevel
 from games.models import GAME_CHOICES, Table
 from tournaments.choices import FillPolicy, TournamentFormat, TournamentStatus
+from tournaments.seating import round_robin_rounds
 from tournaments.validation import tournament_validate
 
 #: The fields that define the event. The game settings are frozen once
@@ -165,6 +166,17 @@ class Tournament(models.Model):
                 errors.setdefault(name, messages)
         if errors:
             raise ValidationError(errors)
+
+    def round_count(self, entries: int) -> int:
+        """The rounds the tournament plays, ``entries`` its players entered
+        (not withdrawn). A round robin's follow from its players (each meets
+        every other once) until seating round 1 fixes them in ``rounds``."""
+        if self.format == TournamentFormat.ROUND_ROBIN and self.status in (
+            TournamentStatus.DRAFT,
+            TournamentStatus.REGISTRATION,
+        ):
+            return round_robin_rounds(max(entries, 2))
+        return self.rounds
 
     def frozen_changes(self, fields: Any = None) -> dict[str, str]:
         """Frozen set-up fields (of ``fields``, default all) that differ from the row."""

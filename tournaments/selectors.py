@@ -208,6 +208,11 @@ def tournament_detail(*, tournament: Tournament) -> dict[str, Any]:
 
 def tournament_summary(*, tournament: Tournament) -> dict[str, Any]:
     """The fields a list shows."""
+    entries = (
+        tournament.entries_count
+        if hasattr(tournament, "entries_count")
+        else tournament.entries.filter(withdrawn=False).count()
+    )
     return {
         "id": tournament.pk,
         "name": tournament.name,
@@ -215,16 +220,14 @@ def tournament_summary(*, tournament: Tournament) -> dict[str, Any]:
         "options": tournament.options,
         "table_size": tournament.table_size,
         "format": tournament.format,
-        "round_count": tournament.rounds,
+        "round_count": tournament.round_count(entries),
         "time_control": tournament.time_control,
         "rated": tournament.rated,
         "bot_level": tournament.bot_level,
         "fill_policy": tournament.fill_policy,
         "team_event": tournament.team_event,
         "status": tournament.status,
-        "entries_count": getattr(tournament, "entries_count", None)
-        if hasattr(tournament, "entries_count")
-        else tournament.entries.filter(withdrawn=False).count(),
+        "entries_count": entries,
         "created_at": tournament.created_at,
         "started_at": tournament.started_at,
         "finished_at": tournament.finished_at,

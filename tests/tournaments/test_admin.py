@@ -790,3 +790,19 @@ def test_export_standings_neutralises_formulas(
     assert {r[1] for r in rows} == {"'\tTabbed"}
     # Numbers (a negative game score) stay numbers.
     assert all(not r[8].startswith("'") for r in rows)
+
+
+def test_the_list_shows_a_round_robins_rounds_from_its_players(staff: Client) -> None:
+    tournament = TournamentFactory(
+        name="Duels",
+        game="alkort",
+        table_size=2,
+        options={"target": 1},
+        format="round_robin",
+    )
+    services.registration_open(tournament_id=tournament.pk)
+    enter(tournament, 5)
+
+    page = staff.get(CHANGELIST).content.decode()
+
+    assert "0 / 5" in page

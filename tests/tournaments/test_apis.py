@@ -265,3 +265,20 @@ def test_the_schema_lists_the_tournament_paths() -> None:
         "/api/tournaments/{tournament_id}/withdraw/",
     ):
         assert path in schema["paths"]
+
+
+def test_a_round_robin_shows_the_rounds_its_players_make_before_round_1() -> None:
+    """Before round 1 fixes them, a round robin plays one round fewer than its
+    players when they are even, as many when odd: not the form's number."""
+    tournament = published(
+        game="alkort", table_size=2, options={"target": 1}, format="round_robin"
+    )
+    assert tournament.rounds == 3  # the form's default, unused by a round robin
+    counts = []
+    for _ in range(3):
+        enter(tournament, 2 if not counts else 1)
+        body = client_for().get(f"/api/tournaments/{tournament.pk}/").json()
+        listed = client_for().get("/api/tournaments/").json()["results"][0]
+        assert listed["round_count"] == body["round_count"]
+        counts.append((body["entries_count"], body["round_count"]))
+    assert counts == [(2, 1), (3, 3), (4, 3)]
