@@ -40,7 +40,12 @@ def stats_rebuild(
 
     Lock: the writer lock of every game, in one transaction: tasks wait for
     the rebuild and then find their tables counted.
+
+    ``batch`` below 1 is refused before anything is deleted (a batch of 0 or
+    less would read no table and leave every statistic and rating empty).
     """
+    if batch < 1:
+        raise ValueError(f"batch must be at least 1, not {batch}")
     with games_writer(rules.GAMES):
         for model in (RatingChange, Rating, PlayerResult, PlayerGameStat, GameStat):
             model.objects.all().delete()

@@ -7,7 +7,7 @@ import random
 import re
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from stats.models import (
     CountedTable,
@@ -160,3 +160,30 @@ def test_a_table_counted_late_is_rated_in_finish_order(people, finished_table):
     late_first = snapshot()
     stats_rebuild()
     assert snapshot() == late_first
+
+
+@pytest.mark.parametrize("batch", ["0", "-3", "x"])
+def test_a_bad_batch_is_refused_before_anything_is_deleted(people, bot, batch):
+    # A batch of 0 or less read no table: every statistic and rating was
+    # deleted and the command still said "Counted 0 finished tables", exit 0.
+    ids = _mixed_tables(people, bot, 12)
+    for table_id in ids:
+        table_record(table_id=table_id)
+    before = snapshot()
+
+    with pytest.raises(CommandError, match="argument --batch: "):
+        call_command("stats_rebuild", "--batch", batch, "--no-progress")
+
+    assert snapshot() == before
+
+
+def test_the_service_refuses_a_batch_below_one(people, bot):
+    ids = _mixed_tables(people, bot, 12)
+    for table_id in ids:
+        table_record(table_id=table_id)
+    before = snapshot()
+
+    with pytest.raises(ValueError, match="batch must be at least 1"):
+        stats_rebuild(batch=0)
+
+    assert snapshot() == before

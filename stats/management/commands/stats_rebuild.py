@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
 import time
 from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
 from stats.services import stats_rebuild
@@ -17,9 +18,16 @@ class Command(BaseCommand):
         "in finish order (the tasks wait meanwhile)."
     )
 
-    def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("--batch", type=int, default=500, help="tables per read")
-        parser.add_argument("--no-progress", action="store_true")
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--batch",
+            type=_positive,
+            default=500,
+            help="finished tables read at a time (at least 1; default 500)",
+        )
+        parser.add_argument(
+            "--no-progress", action="store_true", help="no progress bar on stderr"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         # The bar appears once the number of tables is known: made before,
@@ -52,3 +60,15 @@ class Command(BaseCommand):
         self.stdout.write(
             f"Counted {counted} finished tables in {time.perf_counter() - started:.1f} s."
         )
+
+
+def _positive(text: str) -> int:
+    """``--batch``: a whole number of at least 1 (argparse reports anything
+    else as a usage error, before the rebuild empties any table)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
