@@ -19,9 +19,12 @@ from urllib.parse import parse_qs, urlsplit
 
 import environ
 
+from config.env import Env
+
 BASE_DIR = Path(__file__).resolve().parents[2]
 
-env = environ.Env()
+# django-environ's reader, refusing (by name) a value it cannot read.
+env = Env()
 
 # A .env file fills in what the real environment leaves unset; it never wins
 # over a variable that is already set.
@@ -380,8 +383,8 @@ REST_FRAMEWORK = {
         "config.throttling.UserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
-        "anon": env.str("THROTTLE_ANON_RATE", default="120/minute"),
-        "user": env.str("THROTTLE_USER_RATE", default="600/minute"),
+        "anon": env.rate("THROTTLE_ANON_RATE", default="120/minute"),
+        "user": env.rate("THROTTLE_USER_RATE", default="600/minute"),
     },
     # Throttling keys on REMOTE_ADDR unless proxies we trust sit in front: then
     # on the address the last of them saw, read from X-Forwarded-For. DRF's

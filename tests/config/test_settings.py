@@ -333,3 +333,71 @@ def test_check_deploy_names_what_is_missing_without_the_checklist(
     )
 
     assert "security.W004" in result.stderr and "security.W008" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "error"),
+    [
+        # django-environ read these as false, silently: cookies over plain HTTP.
+        ("SECURE_COOKIES", "ture", "SECURE_COOKIES='ture' is not true or false"),
+        ("DB_POOL", "maybe", "DB_POOL='maybe' is not true or false"),
+        # ... this as 500 seconds (every character but the digits dropped),
+        (
+            "HEALTH_CHECK_TIMEOUT",
+            "500ms",
+            "HEALTH_CHECK_TIMEOUT='500ms' is not a number",
+        ),
+        # ... this as a ValueError naming no variable,
+        ("DB_POOL_MAX_SIZE", "ten", "DB_POOL_MAX_SIZE='ten' is not a whole number"),
+        # ... and this as a rate that made every API request answer 500.
+        ("THROTTLE_ANON_RATE", "lots", "THROTTLE_ANON_RATE='lots' is not a rate"),
+        ("THROTTLE_USER_RATE", "9/fortnight", "THROTTLE_USER_RATE='9/fortnight'"),
+    ],
+)
+def test_a_value_that_cannot_be_read_stops_the_start_naming_the_variable(
+    tmp_path: Path, variable: str, value: str, error: str
+) -> None:
+    env = clean_env(
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        CARDROOM_VAR_DIR=str(tmp_path),
+        SECRET_KEY=SECRET,
+        ALLOWED_HOSTS="cardroom.example",
+        DATABASE_URL=POSTGRES_URL,
+        **{variable: value},
+    )
+
+    result = run_python("import django; django.setup()", env)
+
+    assert result.returncode != 0
+    assert f"ImproperlyConfigured: {error}" in result.stderr
+
+
+def test_readable_values_in_any_spelling_still_load(tmp_path: Path) -> None:
+    env = clean_env(
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        CARDROOM_VAR_DIR=str(tmp_path),
+        SECRET_KEY=SECRET,
+        ALLOWED_HOSTS="cardroom.example",
+        DATABASE_URL=POSTGRES_URL,
+        SECURE_COOKIES="False",
+        DB_POOL="1",
+        SECURE_SSL_REDIRECT="yes",
+        HEALTH_CHECK_TIMEOUT=" 0.5 ",
+        THROTTLE_USER_RATE="100/min",
+    )
+
+    loaded = run_django_json(
+        DUMP.replace(
+            '"db_options"',
+            '"pool": bool(db.get("OPTIONS", {}).get("pool")), '
+            '"redirect": s.SECURE_SSL_REDIRECT, '
+            '"health_timeout": s.HEALTH_CHECK_TIMEOUT, "db_options"',
+        ),
+        env,
+    )
+
+    assert loaded["session_cookie_secure"] is False
+    assert loaded["pool"] is True
+    assert loaded["redirect"] is True
+    assert loaded["health_timeout"] == 0.5
+    assert loaded["throttle_rates"]["user"] == "100/min"
