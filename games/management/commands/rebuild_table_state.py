@@ -21,7 +21,9 @@ class Command(BaseCommand):
     help = "Rebuild tables' cached state from their events and compare."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("table_ids", nargs="*", type=int, metavar="id")
+        parser.add_argument(
+            "table_ids", nargs="*", type=int, metavar="id", help="Tables to rebuild."
+        )
         parser.add_argument("--all", action="store_true", help="Every started table.")
         parser.add_argument(
             "--check", action="store_true", help="Report differences, change nothing."
@@ -31,6 +33,15 @@ class Command(BaseCommand):
         ids: list[int] = options["table_ids"]
         if options["all"] == bool(ids):
             raise CommandError("Give table ids or --all (not both).")
+        if ids:
+            # Every id before any table: a mistyped one stops the command
+            # before it has replaced (or checked) the others.
+            found = set(Table.objects.filter(pk__in=ids).values_list("pk", flat=True))
+            missing = sorted(set(ids) - found)
+            if missing:
+                raise CommandError(
+                    f"No table {', '.join(map(str, missing))}: nothing was done."
+                )
         if options["all"]:
             ids = list(
                 Table.objects.filter(seq__gt=0)

@@ -115,5 +115,20 @@ def test_ids_or_all_but_not_both() -> None:
         _run()
     with pytest.raises(CommandError, match="not both"):
         _run("1", "--all")
-    with pytest.raises(CommandError, match="Table 987654 does not exist."):
+    with pytest.raises(CommandError, match="No table 987654: nothing was done."):
         _run("987654")
+    with pytest.raises(CommandError, match="No table 99999999999999999999: "):
+        _run("99999999999999999999")
+
+
+def test_a_missing_id_stops_the_command_before_any_table() -> None:
+    # It used to replace the tables before the mistyped id, then stop there.
+    table = table_started(seating=["random", "random"], creator=UserFactory())
+    opening_state = table.state
+    bots_play(table, limit=5)
+    Table.objects.filter(pk=table.pk).update(state=opening_state)  # a stale cache
+
+    with pytest.raises(CommandError, match="No table 987654, 987655: nothing was done"):
+        _run(str(table.pk), "987655", "987654")
+
+    assert Table.objects.get(pk=table.pk).state == opening_state
