@@ -57,6 +57,23 @@ def demo_admin_ensure(
     return admin, True
 
 
+def demo_admin_lock(*, username: str = DEMO_ADMIN_USERNAME) -> User | None:
+    """Take the published password away from ``username``, if it still has it.
+
+    With DEBUG off the demo admin is never created, but a database first
+    served with DEBUG on (``make run``, ``make up``) keeps the one it got, and
+    serving that database to a network would let anyone in as a superuser.
+    Its password becomes unusable (which also ends its sessions); an admin
+    given a password of its own is left alone. Returns the account it locked.
+    """
+    admin = User.objects.filter(username=username).first()
+    if admin is None or not admin.check_password(DEMO_ADMIN_PASSWORD):
+        return None
+    admin.set_unusable_password()
+    admin.save(update_fields=["password"])
+    return admin
+
+
 # --- people: sign-up, credentials, tokens ------------------------------------
 
 BOT_PREFIX = "bot-"

@@ -58,3 +58,46 @@ def test_bots_only_is_safe_without_debug() -> None:
         "bot-random",
         "bot-strong",
     ]
+
+
+@override_settings(DEBUG=False)
+def test_without_debug_a_demo_admin_left_from_a_debug_run_loses_its_password() -> None:
+    # A database first served by `make run` (DEBUG on) kept the demo admin;
+    # served to a network with DEBUG off, anyone could log in as a superuser.
+    with override_settings(DEBUG=True):
+        call_command("ensure_demo_accounts", stdout=StringIO())
+    out = StringIO()
+
+    call_command("ensure_demo_accounts", "--bots-only", stdout=out)
+
+    assert out.getvalue().splitlines()[-1] == (
+        "Demo admin 'admin' still had its published password: it no longer "
+        "logs in, since DEBUG is off. Give it one of your own with: "
+        "manage.py changepassword admin"
+    )
+    admin = User.objects.get(username="admin")
+    assert admin.is_superuser and not admin.has_usable_password()
+
+
+@override_settings(DEBUG=False)
+def test_without_debug_an_admin_with_its_own_password_is_left_alone() -> None:
+    with override_settings(DEBUG=True):
+        call_command("ensure_demo_accounts", stdout=StringIO())
+    admin = User.objects.get(username="admin")
+    admin.set_password("a-password-of-its-own")
+    admin.save()
+    out = StringIO()
+
+    call_command("ensure_demo_accounts", "--bots-only", stdout=out)
+
+    assert "published" not in out.getvalue()
+    assert User.objects.get(username="admin").check_password("a-password-of-its-own")
+
+
+@override_settings(DEBUG=True)
+def test_with_debug_the_demo_admin_keeps_its_password() -> None:
+    call_command("ensure_demo_accounts", stdout=StringIO())
+
+    call_command("ensure_demo_accounts", "--bots-only", stdout=StringIO())
+
+    assert User.objects.get(username="admin").check_password("cardroom-admin")

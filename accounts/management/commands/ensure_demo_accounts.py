@@ -10,13 +10,16 @@ from accounts.services import (
     DEMO_ADMIN_USERNAME,
     bot_accounts_ensure,
     demo_admin_ensure,
+    demo_admin_lock,
 )
 
 
 class Command(BaseCommand):
     help = (
         "Create the house bot accounts and, with DEBUG on, the demo admin "
-        f"({DEMO_ADMIN_USERNAME} / {DEMO_ADMIN_PASSWORD}) if they are missing."
+        f"({DEMO_ADMIN_USERNAME} / {DEMO_ADMIN_PASSWORD}) if they are missing. "
+        "With DEBUG off, a demo admin left from a DEBUG run loses that "
+        "published password."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -37,6 +40,17 @@ class Command(BaseCommand):
         for bot, created in bot_accounts_ensure():
             state = "created" if created else "exists"
             self.stdout.write(f"Bot account {bot.username} ({bot.bot_level}): {state}")
+        if not settings.DEBUG:
+            locked = demo_admin_lock()
+            if locked is not None:
+                self.stdout.write(
+                    self.style.WARNING(
+                        f"Demo admin {locked.username!r} still had its published "
+                        "password: it no longer logs in, since DEBUG is off. Give "
+                        "it one of your own with: manage.py changepassword "
+                        f"{locked.username}"
+                    )
+                )
         if bots_only:
             return
         admin, created = demo_admin_ensure()
