@@ -54,7 +54,7 @@ run: venv ## Serve on http://127.0.0.1:8000/ (HOST=, PORT=; other hosts need DEB
 	$(LOCAL) BIN=$(BIN) HOST=$(HOST) PORT=$(PORT) scripts/run.sh
 
 up: venv ## Full stack: PostgreSQL + Redis (this machine's unless told otherwise), uvicorn, Celery worker and beat
-	$(if $(UP_LOCAL),scripts/services-up.sh)
+	$(if $(UP_LOCAL),DATABASE_URL=$(UP_DATABASE_URL) scripts/services-up.sh)
 	@$(FULL_STACK) BIN=$(BIN) HOST=$(HOST) scripts/run.sh --check-only
 	$(FULL_STACK) BIN=$(BIN) scripts/prepare.sh
 	@echo "Cardroom (full stack): http://$(HOST):$(PORT)/"

@@ -36,9 +36,33 @@ fi
 wait_for PostgreSQL pg_answers
 wait_for Redis redis_answers
 
+# Create database $2 unless it exists, connecting to the server through the
+# maintenance database URL $1.
+database_ensure() {
+  if [ -z "$(echo "SELECT 1 FROM pg_database WHERE datname = :'name'" \
+    | psql "$1" --tuples-only --no-align --quiet -v name="$2")" ]; then
+    createdb --maintenance-db="$1" "$2"
+    echo "services-up: created the database $2"
+  fi
+}
+
 # `make up` and ad-hoc `manage.py` runs use this database; tests create their own.
-if [ -z "$(psql --host=127.0.0.1 --username=root --dbname=postgres --tuples-only --no-align \
-  --command="SELECT 1 FROM pg_database WHERE datname = 'cardroom'")" ]; then
-  createdb --host=127.0.0.1 --username=root cardroom
+database_ensure postgres://root@127.0.0.1:5432/postgres cardroom
+# `make up` passes the DATABASE_URL it runs on: one on this machine gets its
+# database too (else migrate would wait DB_POOL_TIMEOUT, then fail).
+if [ -n "${DATABASE_URL:-}" ]; then
+  target=$(python3 - "$DATABASE_URL" <<'PY'
+import sys
+from urllib.parse import unquote, urlsplit
+
+url = urlsplit(sys.argv[1])
+name = unquote(url.path.lstrip("/"))
+if url.scheme.startswith("postgres") and url.hostname in ("127.0.0.1", "localhost") and name:
+    print(url._replace(path="/postgres", query="").geturl(), name)
+PY
+  )
+  if [ -n "$target" ]; then
+    database_ensure "${target%% *}" "${target#* }"
+  fi
 fi
 echo "services-up: PostgreSQL and Redis are answering"

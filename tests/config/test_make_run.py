@@ -6,12 +6,14 @@ database and Redis as the settings do (environment, then the .env file) and
 starts this machine's services only when it uses them.
 """
 
+import hashlib
 import os
 import subprocess
 import time
 import urllib.error
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from tests.config.test_asgi import fetch_json
@@ -109,7 +111,11 @@ def test_make_up_takes_its_services_from_the_env_file(tmp_path: Path) -> None:
 
     assert "DATABASE_URL=postgres://root@127.0.0.1:5432/elsewhere " in plan
     assert "REDIS_URL=redis://127.0.0.1:6379/13 " in plan
-    assert "scripts/services-up.sh" in plan  # both on this machine
+    # both on this machine: started, and the database created if missing
+    assert (
+        "DATABASE_URL=postgres://root@127.0.0.1:5432/elsewhere scripts/services-up.sh"
+        in plan
+    )
 
 
 def test_make_up_leaves_this_machines_services_alone_for_remote_ones(
@@ -126,3 +132,61 @@ def test_make_up_leaves_this_machines_services_alone_for_remote_ones(
     assert "DATABASE_URL=postgres://cardroom@db.example:5432/cardroom " in plan
     assert "services-up" not in plan
     assert "scripts/prepare.sh" in plan  # demo admin only with DEBUG on
+
+
+def _services_up(database_url: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["scripts/services-up.sh"],
+        cwd=REPO,
+        env=clean_env(DATABASE_URL=database_url),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def _database_exists(name: str) -> bool:
+    with psycopg.connect("postgresql://root@127.0.0.1:5432/postgres") as conn:
+        found = conn.execute(
+            "SELECT 1 FROM pg_database WHERE datname = %s", [name]
+        ).fetchone()
+    return found is not None
+
+
+@pytest.mark.timeout(180)
+def test_services_up_creates_the_local_database_make_up_runs_on() -> None:
+    # `make up` with DATABASE_URL naming a new database on this machine used
+    # to wait DB_POOL_TIMEOUT in migrate and fail with a traceback.
+    name = f"cardroom_up_{hashlib.sha256(str(REPO).encode()).hexdigest()[:8]}"
+    url = f"postgres://root@127.0.0.1:5432/{name}?sslmode=disable"
+    with psycopg.connect(
+        "postgresql://root@127.0.0.1:5432/postgres", autocommit=True
+    ) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+    try:
+        first = _services_up(url)
+        again = _services_up(url)
+    finally:
+        created = _database_exists(name)
+        with psycopg.connect(
+            "postgresql://root@127.0.0.1:5432/postgres", autocommit=True
+        ) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+
+    assert first.returncode == 0, first.stderr
+    assert created
+    assert f"services-up: created the database {name}" in first.stdout
+    assert again.returncode == 0, again.stderr
+    assert "created the database" not in again.stdout  # idempotent
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["postgres://cardroom@db.example:5432/elsewhere", "sqlite:////tmp/cardroom.db"],
+)
+def test_services_up_leaves_a_database_elsewhere_alone(url: str) -> None:
+    result = _services_up(url)
+
+    assert result.returncode == 0, result.stderr
+    assert "created the database" not in result.stdout
