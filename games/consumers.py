@@ -275,9 +275,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self._catch_up(after=self.last_seq)
             await self.send_json({"type": "pong"})
         else:
+            named = repr(kind)
+            if len(named) > 40:  # a huge "type" is not sent back whole
+                named = named[:37] + "..."
             await self._error(
                 "unknown_message",
-                f"Unknown message type {kind!r}; send act, sync or ping.",
+                f"Unknown message type {named}; send act, sync or ping.",
             )
 
     async def _act(self, content: dict[str, Any]) -> None:

@@ -269,6 +269,8 @@ def test_hostile_frames_get_an_error_and_the_socket_lives_on() -> None:
                 '"command_id": "\\ud800"}'
             )
             surrogate = await bo.next("error")
+            await bo.send({"type": "x" * 100_000})
+            huge = await bo.next("error")
             await bo.send({"type": "act", "action": action, "command_id": "c1"})
             moved = await bo.next("state")
         assert first["full"] is True  # "²" is no seq: a full state
@@ -282,6 +284,11 @@ def test_hostile_frames_get_an_error_and_the_socket_lives_on() -> None:
             "code": "invalid",
             "message": "command_id: Surrogate characters are not allowed: U+D800.",
             "command_id": "\ud800",  # echoed, escaped, as every id is
+        }
+        assert huge == {
+            "type": "error",
+            "code": "unknown_message",
+            "message": f"Unknown message type '{'x' * 36}...; send act, sync or ping.",
         }
         assert moved["seq"] == 3
 
