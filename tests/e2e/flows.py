@@ -48,6 +48,7 @@ def create_table(
     fill: str = "bots",
     level: str = "random",
     rated: bool = False,
+    time_control: int | None = None,
 ) -> int:
     """Fill in the lobby's create form and submit it; returns the table id."""
     page.goto("/")
@@ -55,6 +56,7 @@ def create_table(
     page.select_option("#create-players", str(players))
     page.select_option("#create-fill", fill)
     page.select_option("#create-level", level)
+    page.select_option("#create-time", str(time_control or ""))
     for name, value in (options or {}).items():
         field = page.locator(f"#opt-{name}")
         if isinstance(value, bool):

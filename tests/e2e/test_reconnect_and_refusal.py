@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.flows import (
+    alkort_move,
     allegra_move,
     create_table,
     move_done,
@@ -150,3 +153,26 @@ def test_a_stale_move_outside_a_shared_window_asks_to_choose_again(
     page.wait_for_selector(f"#table-page[data-seq='{at}']")  # caught up, unmoved
     assert _hand(page) == hand
     assert page.get_attribute("#table-page", "data-myturn") == "1"
+
+
+@pytest.mark.timeout(120)
+def test_a_timed_table_shows_the_move_clock(player: Any) -> None:
+    """The deadline comes with the table and every frame, not in the view:
+    the turn bar must count down to it (it used to stay hidden)."""
+    person = player()
+    sign_up(person)
+    table_id = create_table(person.page, "alkort", 2, {"target": 1}, time_control=60)
+    page = person.page
+    assert wait_turn(page) == "turn"
+    table = page.request.get(f"/api/tables/{table_id}/").json()
+    assert table["time_control"] == 60 and table["deadline"]
+
+    timer = page.locator("#timer")
+    expect(timer).to_be_visible()
+    expect(timer).to_have_text(re.compile(r"Time left: [01]:\d\d$"))
+    # The clock moves on with the table: after this seat's move, the frame's
+    # new deadline is shown (the bot's move follows at once in the tests).
+    before = seq(page)
+    alkort_move(page)
+    move_done(page, before)
+    expect(timer).to_be_visible()

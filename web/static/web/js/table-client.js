@@ -32,6 +32,7 @@ export class TableClient extends EventTarget {
     this.seq = 0;
     this.view = null;
     this.legal = [];
+    this.deadline = null; // when the current move's clock runs out (timed tables)
     this.events = [];
     this.presence = null; // [{seat, connected, away}] from the socket
     this.mode = "connecting"; // "socket" | "polling"
@@ -82,6 +83,7 @@ export class TableClient extends EventTarget {
       this.seq = table.seq;
       this.view = table.view;
       this.legal = table.legal_actions || [];
+      this.deadline = table.deadline ?? null;
     }
     this.emit("change", { statusChanged });
   }
@@ -216,6 +218,7 @@ export class TableClient extends EventTarget {
         this.seq = frame.seq;
         this.view = frame.view;
         this.legal = frame.legal_actions || [];
+        this.deadline = frame.deadline ?? null;
       }
       if (this.pending && this.pending.via === "socket") {
         this.pending.resolve();

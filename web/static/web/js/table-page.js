@@ -114,6 +114,7 @@ function context() {
     events: client.events,
     czech,
     busy,
+    deadline: client.deadline,
   };
 }
 
@@ -191,9 +192,11 @@ function renderLobby(ctx) {
   box.replaceChildren(el("p", { class: "hint" }, waiting), el("div", { class: "lobby-actions" }, parts));
 }
 
-function deadlineOf(view) {
-  if (!view) return null;
-  const value = view.deadline ?? view.turn_deadline ?? (view.timer && view.timer.deadline);
+// The move's clock: the table's `deadline` (REST answer and every socket
+// frame), or one a view may carry itself.
+function deadlineOf(ctx) {
+  const view = ctx.view || {};
+  const value = ctx.deadline ?? view.deadline ?? view.turn_deadline ?? (view.timer && view.timer.deadline);
   if (value === null || value === undefined) return null;
   if (typeof value === "number") return value > 1e12 ? value : value * 1000;
   const parsed = Date.parse(value);
@@ -203,7 +206,7 @@ function deadlineOf(view) {
 function renderTimer(ctx) {
   const timer = document.getElementById("timer");
   clearInterval(deadlineTimer);
-  const deadline = deadlineOf(ctx.view);
+  const deadline = deadlineOf(ctx);
   if (!deadline || ctx.table.status !== "playing") {
     timer.hidden = true;
     return;
