@@ -205,3 +205,40 @@ def test_rating_chart_module_draws_history_and_band(player: Any) -> None:
     assert drawn["tips"] == ["match 1", "match 2", "match 3", "match 4"]
     wins, losses = drawn["bars"]
     assert wins == pytest.approx(3 * losses)
+
+
+@pytest.mark.timeout(60)
+def test_a_doubled_allegra_round_says_what_was_doubled(player: Any) -> None:
+    """The rounds table showed a doubled trigger's score as "44×2" (read: 88)
+    and the log ended in a bare "(doubled)": say the raw score and whose."""
+    page = player().page
+    page.goto("/")
+
+    shown = page.evaluate(
+        """async () => {
+          const { default: allegra } = await import('/static/web/js/games/allegra.js');
+          const names = (seat) => ['ada', 'bo', 'cy'][seat];
+          const view = {
+            players: 3, scores: [18, 31, 44],
+            round_results: [{ round: 1, trigger: 2, forced: false, raw: [18, 31, 22],
+                              scores: [18, 31, 44], doubled: true }],
+          };
+          const node = allegra.summary({ view, names, seat: 0 });
+          const rows = [...node.querySelectorAll('tbody tr')].map(
+            (tr) => [...tr.children].map((cell) => cell.textContent));
+          const line = allegra.describe({ type: 'allegra.round_scored', payload: {
+            round: 1, trigger: 2, forced: false, raw: [18, 31, 22], scores: [18, 31, 44],
+            doubled: true, totals: [18, 31, 44] } }, { names, view, seat: 0 });
+          return { rows, line };
+        }"""
+    )
+
+    assert shown["rows"] == [
+        ["ada", "18", "18"],
+        ["bo", "31", "31"],
+        ["cy", "44 (22×2)", "44"],
+    ]
+    assert shown["line"] == (
+        "Round 1 scored: ada 18, bo 31, cy 44. "
+        "cy ended the round without the lowest score: 22 doubled to 44."
+    )

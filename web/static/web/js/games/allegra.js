@@ -276,7 +276,8 @@ function describe(event, ctx) {
     case "allegra.round_end_triggered": return `${ctx.names(p.trigger)} ended the round${p.forced ? " (turn limit)" : ""}: everyone else gets a last turn.`;
     case "allegra.turn_passed": return `${who} could not move and passed.`;
     case "allegra.round_revealed": return "Every card is turned face up.";
-    case "allegra.round_scored": return `Round ${p.round} scored: ${p.scores.map((s, seat) => `${ctx.names(seat)} ${s}`).join(", ")}${p.doubled ? " (doubled)" : ""}.`;
+    case "allegra.round_scored": return `Round ${p.round} scored: ${p.scores.map((s, seat) => `${ctx.names(seat)} ${s}`).join(", ")}.${p.doubled
+      ? ` ${ctx.names(p.trigger)} ended the round without the lowest score: ${p.raw[p.trigger]} doubled to ${p.scores[p.trigger]}.` : ""}`;
     case "allegra.match_ended": return `Match over: ${p.outcome.winners.map((s) => ctx.names(s)).join(" and ")} win${p.outcome.winners.length > 1 ? "" : "s"}.`;
     default: return null;
   }
@@ -292,7 +293,9 @@ function summary(ctx) {
   const n = ctx.view.players;
   const rows = Array.from({ length: n }, (_, seat) => [
     ctx.names(seat),
-    ...results.map((r) => `${r.scores[seat]}${r.trigger === seat && r.scores[seat] !== r.raw[seat] ? "×2" : ""}`),
+    // A doubled trigger's score is already doubled: say from what ("44 (22×2)").
+    ...results.map((r) => (r.doubled && r.trigger === seat
+      ? `${r.scores[seat]} (${r.raw[seat]}×2)` : String(r.scores[seat]))),
     String(ctx.view.scores[seat]),
   ]);
   const node = el("div", {}, scoreTable(["Player", ...results.map((r) => `R${r.round}`), "Total"], rows));
