@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -176,3 +177,45 @@ def test_a_timed_table_shows_the_move_clock(player: Any) -> None:
     alkort_move(page)
     move_done(page, before)
     expect(timer).to_be_visible()
+
+
+# The clock of the table's current move has run out (as if 60 s had passed)
+# and the turn timer job runs: what the Celery task does on a deployment.
+EXPIRE = """
+from datetime import timedelta
+from django.utils import timezone
+from games.models import Table
+from games.services.timers import turn_timer_expire
+Table.objects.filter(pk={table}).update(updated_at=timezone.now() - timedelta(seconds=60))
+print(turn_timer_expire(table_id={table}, seq={seq}))
+"""
+
+
+@pytest.mark.timeout(120)
+def test_a_person_whose_clock_ran_out_is_told(
+    player: Any, live_manage: Callable[[str], str]
+) -> None:
+    """The move a timer makes for a seat reads in the log like the seat's
+    own: the page says the time ran out, to the seat and on the seat list."""
+    person = player()
+    sign_up(person)
+    table_id = create_table(person.page, "alkort", 2, {"target": 2}, time_control=30)
+    page = person.page
+    assert wait_turn(page) == "turn"
+    at = seq(page)
+
+    played = live_manage(EXPIRE.format(table=table_id, seq=at)).strip()
+
+    assert played != "None", "the timer did not play"
+    expect(page.locator("#refusal")).to_have_text(
+        "Your time ran out: the table made a move for you (see the log)."
+    )
+    expect(page.locator(".seat-item.mine .timeouts")).to_have_text("timed out")
+    # Their next move of their own clears the mark.
+    assert wait_turn(page) == "turn"
+    page.keyboard.press("Escape")  # the notice, read
+    expect(page.locator("#refusal")).to_be_hidden()
+    before = seq(page)
+    alkort_move(page)
+    move_done(page, before)
+    expect(page.locator(".seat-item.mine .timeouts")).to_have_count(0)

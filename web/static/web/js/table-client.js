@@ -246,6 +246,7 @@ export class TableClient extends EventTarget {
       if (frame.code === "stale") this.send({ type: "sync", after: this.eventSeq });
     } else if (frame.type === "presence") {
       this.presence = frame.seats;
+      this.emit("presence", { seats: frame.seats });
       this.emit("change", { statusChanged: false });
     }
   }

@@ -136,12 +136,20 @@ function renderSeats(ctx) {
     const name = seat.username
       ? (seat.is_bot ? el("span", {}, seatName(seat.seat)) : el("a", { href: `/players/${seat.username}/` }, seat.username))
       : el("span", { class: "muted" }, "open seat");
+    // A person whose clock ran out: the moves made for them look like their own
+    // in the log, so say it here.
+    let late = null;
+    if (info && !seat.is_bot && seat.username && (info.away || info.timeouts > 0)) {
+      late = el("span", { class: "tag warn timeouts" }, info.away
+        ? "away: a bot plays"
+        : `timed out${info.timeouts > 1 ? ` ×${info.timeouts}` : ""}`);
+    }
     return el("li", {
       class: `seat-item${toAct.has(seat.seat) ? " to-act" : ""}${ctx.seat === seat.seat ? " mine" : ""}`,
       dataset: { seat: seat.seat },
     },
     el("span", { class: "seat-no" }, String(seat.seat + 1)),
-    dot, name, ctx.seat === seat.seat ? el("span", { class: "you" }, "you") : null,
+    dot, name, ctx.seat === seat.seat ? el("span", { class: "you" }, "you") : null, late,
     ctx.view ? el("span", { class: "seat-score" }, renderer.seatInfo(ctx, seat.seat)) : null);
   }));
 }
@@ -357,6 +365,21 @@ client.addEventListener("connection", (event) => {
 client.addEventListener("change", render);
 client.addEventListener("events", (event) => addLog(event.detail.events));
 client.addEventListener("refused", (event) => showRefusal(refusalText(event.detail.error)));
+
+// The seat's own clock ran out (presence counts its timeouts in a row): the
+// move the table made for it looks like any other in the log, so say so once.
+let myTimeouts = null;
+client.addEventListener("presence", (event) => {
+  const seat = client.table ? client.table.seat : null;
+  const mine = event.detail.seats.find((entry) => entry.seat === seat);
+  if (!mine || seat === null) return;
+  if (myTimeouts !== null && mine.timeouts > myTimeouts) {
+    showRefusal(mine.away
+      ? "Your time ran out again: a bot plays your seat until you make a move."
+      : "Your time ran out: the table made a move for you (see the log).");
+  }
+  myTimeouts = mine.timeouts;
+});
 window.addEventListener("cardroom:deck", render);
 
 // Keyboard: digits 1–9 press the n-th action button, Escape clears a message.
