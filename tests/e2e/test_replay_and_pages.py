@@ -242,3 +242,43 @@ def test_a_doubled_allegra_round_says_what_was_doubled(player: Any) -> None:
         "Round 1 scored: ada 18, bo 31, cy 44. "
         "cy ended the round without the lowest score: 22 doubled to 44."
     )
+
+
+@pytest.mark.timeout(60)
+def test_alager_says_what_the_penalty_limit_does_and_why_the_match_ended(
+    player: Any,
+) -> None:
+    """The turn bar said "deal 3, limit 5", and the result only who won."""
+    page = player().page
+    page.goto("/")
+
+    shown = page.evaluate(
+        """async () => {
+          const { default: alager } = await import('/static/web/js/games/alager.js');
+          const names = (seat) => ['ada', 'bo', 'cy'][seat];
+          const view = (end_mode, penalties, outcome) => ({
+            players: 3, deal: 3, current: 1, phase: 'normal', penalties,
+            options: { end_mode, penalty_limit: 5, num_deals: 6 }, outcome,
+          });
+          const ctx = (v) => ({ view: v, names, seat: 0, legal: [] });
+          const over = { scores: [1, 5, 2], places: [1, 3, 2], winners: [0] };
+          const dialog = alager.result(ctx(view('first_to_limit', [1, 5, 2], over)));
+          return {
+            first: alager.status(ctx(view('first_to_limit', [0, 2, 1], null))),
+            out: alager.status(ctx(view('elimination', [0, 2, 1], null))),
+            fixed: alager.status(ctx(view('fixed_deals', [0, 2, 1], null))),
+            line: alager.outcomeLine(ctx(view('first_to_limit', [1, 5, 2], over))),
+            fixedLine: alager.outcomeLine(ctx(view('fixed_deals', [1, 5, 2], over))),
+            dialog: [...dialog.querySelectorAll('p')].map((p) => p.textContent),
+          };
+        }"""
+    )
+
+    assert shown["first"] == "bo to play (deal 3; 5 penalty points end the match)."
+    assert shown["out"] == "bo to play (deal 3; 5 penalty points put a player out)."
+    assert shown["fixed"] == "bo to play (deal 3 of 6)."
+    assert shown["line"] == (
+        "ada wins (fewest penalty points). bo reached 5 penalty points."
+    )
+    assert shown["fixedLine"] == "ada wins (fewest penalty points). All 6 deals played."
+    assert shown["dialog"] == ["ada wins.", "bo reached 5 penalty points."]

@@ -133,10 +133,29 @@ function board(ctx) {
     el("div", { class: "actions" }, actions));
 }
 
+// Where the match stands, in words: a bare "limit 5" told a new player nothing.
+function progress(v) {
+  const o = v.options;
+  if (o.end_mode === "fixed_deals") return `deal ${v.deal} of ${o.num_deals}`;
+  if (o.end_mode === "elimination") return `deal ${v.deal}; ${o.penalty_limit} penalty points put a player out`;
+  return `deal ${v.deal}; ${o.penalty_limit} penalty points end the match`;
+}
+
+// Why the match ended: the deals were played, or who reached the limit.
+function endReason(ctx) {
+  const v = ctx.view;
+  const o = v.options;
+  if (o.end_mode === "fixed_deals") return `All ${o.num_deals} deals played.`;
+  const reached = v.penalties.map((points, seat) => ({ points, seat }))
+    .filter(({ points }) => points >= o.penalty_limit).map(({ seat }) => ctx.names(seat));
+  if (!reached.length) return "";
+  const who = reached.join(" and ");
+  return `${who} reached ${o.penalty_limit} penalty point${o.penalty_limit === 1 ? "" : "s"}${o.end_mode === "elimination" ? " and went out" : ""}.`;
+}
+
 function status(ctx) {
   const v = ctx.view;
-  const limit = v.options.end_mode === "fixed_deals"
-    ? `deal ${v.deal} of ${v.options.num_deals}` : `deal ${v.deal}, limit ${v.options.penalty_limit}`;
+  const limit = progress(v);
   const final = v.phase === "final" ? " Konec was called: last turns." : "";
   if (ctx.legal.length) return `Your turn (${limit}).${final}`;
   return `${ctx.names(v.current)} to play (${limit}).${final}`;
@@ -192,11 +211,15 @@ function summary(ctx) {
 }
 
 function outcomeLine(ctx) {
-  return placesText(ctx, ctx.view.outcome, "fewest penalty points");
+  const reason = endReason(ctx);
+  return `${placesText(ctx, ctx.view.outcome, "fewest penalty points")}${reason ? ` ${reason}` : ""}`;
 }
 
 function result(ctx) {
-  return resultTable(ctx, "Penalty points");
+  const node = resultTable(ctx, "Penalty points");
+  const reason = endReason(ctx);
+  if (reason) node.firstChild.after(el("p", { class: "result-reason" }, reason));
+  return node;
 }
 
 export default { board, status, describe, seatInfo, summary, outcomeLine, result };
