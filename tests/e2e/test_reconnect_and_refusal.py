@@ -219,3 +219,57 @@ def test_a_person_whose_clock_ran_out_is_told(
     alkort_move(page)
     move_done(page, before)
     expect(page.locator(".seat-item.mine .timeouts")).to_have_count(0)
+
+
+# A move in flight on the socket (a stand-in socket records what is sent), then
+# the frames the server may send meanwhile: `first` and then `then`.
+IN_FLIGHT = """async ({ firstSeat, thenType }) => {
+  const c = window.cardroom.client;
+  const sent = [];
+  c.socket = { readyState: WebSocket.OPEN, send: (text) => sent.push(JSON.parse(text)), close() {} };
+  const refused = [];
+  c.addEventListener('refused', (e) => refused.push(e.detail.error.code));
+  const at = c.seq;
+  const mine = c.table.seat;
+  let outcome = 'pending';
+  const move = c.actOnce(c.legal[0]).then(() => { outcome = 'resolved'; },
+    (err) => { outcome = `rejected: ${err.code}`; });
+  const tick = () => new Promise((r) => setTimeout(r, 50));
+  const frame = (seat) => ({ type: 'state', seq: at + 1, status: 'playing', seat: mine, full: false,
+    view: c.view, legal_actions: c.legal, deadline: null,
+    events: [{ seq: at + 1, type: 'test.moved', version: 1, payload: {}, seat }] });
+  c.onFrame(frame(firstSeat === 'mine' ? mine : 1 - mine));
+  await tick();
+  const afterFirst = outcome;
+  if (thenType === 'stale') {
+    c.onFrame({ type: 'error', code: 'stale', message: 'stale', command_id: sent[0].command_id });
+  }
+  await tick();
+  return { afterFirst, outcome, refused };
+}"""
+
+
+@pytest.mark.timeout(120)
+def test_another_seats_frame_does_not_answer_my_move_in_flight(player: Any) -> None:
+    """Only a frame with the seat's own move answers its move: another seat's
+    move pushed while it is in flight used to count as the answer, and the
+    stale refusal that followed showed as an unexplained error (and was
+    never sent again in Allegra's knock window)."""
+    page = _alkort_turn(player)
+
+    other = page.evaluate(IN_FLIGHT, {"firstSeat": "other", "thenType": "stale"})
+
+    assert other == {
+        "afterFirst": "pending",
+        "outcome": "rejected: stale",
+        "refused": [],
+    }
+
+
+@pytest.mark.timeout(120)
+def test_the_frame_of_my_own_move_answers_it(player: Any) -> None:
+    page = _alkort_turn(player)
+
+    mine = page.evaluate(IN_FLIGHT, {"firstSeat": "mine", "thenType": "none"})
+
+    assert mine == {"afterFirst": "resolved", "outcome": "resolved", "refused": []}

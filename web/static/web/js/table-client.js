@@ -220,7 +220,11 @@ export class TableClient extends EventTarget {
         this.legal = frame.legal_actions || [];
         this.deadline = frame.deadline ?? null;
       }
-      if (this.pending && this.pending.via === "socket") {
+      // The server answers a move with the frame of its events: only a frame
+      // with this seat's own move after the one sent from answers it. Another
+      // seat's move pushed meanwhile does not (it used to count as "done", and
+      // the refusal that followed showed as if out of nowhere).
+      if (this.pending && this.pending.via === "socket" && this.answers(frame, this.pending)) {
         this.pending.resolve();
         this.pending = null;
       }
@@ -237,12 +241,15 @@ export class TableClient extends EventTarget {
       }
     } else if (frame.type === "error") {
       const error = new ApiError(400, frame.code, frame.message);
-      if (this.pending && this.pending.via === "socket") {
-        this.pending.reject(error);
+      const pending = this.pending && this.pending.via === "socket" ? this.pending : null;
+      if (pending && (!frame.command_id || frame.command_id === pending.commandId)) {
+        pending.reject(error);
         this.pending = null;
-      } else {
+      } else if (!pending) {
         this.emit("refused", { error });
       }
+      // (An error naming another command is the late answer to one given up
+      // on: the move pending waits for its own.)
       if (frame.code === "stale") this.send({ type: "sync", after: this.eventSeq });
     } else if (frame.type === "presence") {
       this.presence = frame.seats;
@@ -252,6 +259,15 @@ export class TableClient extends EventTarget {
   }
 
   // --- moves -----------------------------------------------------------------
+
+  // Does this state frame answer the move pending on the socket? It does when
+  // it carries an event of this seat's after the seq the move was sent at, or
+  // replaces the whole view (a resync without events).
+  answers(frame, pending) {
+    if (frame.full) return true;
+    return (frame.events || []).some((event) => event.seq > pending.expectedSeq
+      && event.seat !== null && event.seat === frame.seat);
+  }
 
   // Play `action` from this seat. Resolves once the server has it; rejects
   // with the server's refusal (an ApiError), leaving the state unchanged.
