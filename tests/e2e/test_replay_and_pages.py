@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from django.urls import resolve
+from playwright.sync_api import expect
 
 from tests.e2e.flows import create_table, play_to_end, sign_up
 
@@ -282,3 +283,25 @@ def test_alager_says_what_the_penalty_limit_does_and_why_the_match_ended(
     )
     assert shown["fixedLine"] == "ada wins (fewest penalty points). All 6 deals played."
     assert shown["dialog"] == ["ada wins.", "bo reached 5 penalty points."]
+
+
+@pytest.mark.timeout(60)
+def test_on_a_phone_the_open_tables_are_not_below_every_game_option(
+    player: Any,
+) -> None:
+    """At 390 px the unfolded options put the table list a friend comes to
+    join about 2,700 px down the lobby; they start folded there."""
+    phone = player(390, 844).page
+    phone.goto("/")
+    phone.wait_for_selector("#create-options .option", state="attached")
+
+    assert phone.locator("details.options").evaluate("d => d.open") is False
+    top = phone.locator("#tables-h").evaluate("h => h.getBoundingClientRect().top")
+    assert top < 2 * 844, f"the table list starts {top}px down the phone's lobby"
+    phone.locator("details.options summary").click()
+    expect(phone.locator("#opt-deck")).to_be_visible()
+
+    wide = player().page
+    wide.goto("/")
+    wide.wait_for_selector("#create-options .option")
+    assert wide.locator("details.options").evaluate("d => d.open") is True

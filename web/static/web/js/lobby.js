@@ -10,6 +10,13 @@ const levelSelect = document.getElementById("create-level");
 const optionsBox = document.getElementById("create-options");
 const blurb = document.getElementById("game-blurb");
 
+// On a phone the game options, unfolded, are some 2,000 px of form between the
+// one-click buttons and the list of open tables a friend comes to join: start
+// them folded there (a tap unfolds them); a wide screen shows them beside the list.
+if (window.matchMedia("(max-width: 900px)").matches) {
+  form.querySelector("details.options").open = false;
+}
+
 const BLURBS = {
   alager: "Czech three-card exchange game: swap with the table, knock with the best hand, avoid penalty points.",
   alkort: "Icelandic trick-taking game for 2, or 4 in partnerships: win the most of nine tricks.",
