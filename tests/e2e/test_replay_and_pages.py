@@ -305,3 +305,34 @@ def test_on_a_phone_the_open_tables_are_not_below_every_game_option(
     wide.goto("/")
     wide.wait_for_selector("#create-options .option")
     assert wide.locator("details.options").evaluate("d => d.open") is True
+
+
+@pytest.mark.timeout(60)
+def test_allegra_knock_exchange_says_who_exchanges_with_whom(player: Any) -> None:
+    """The knocker was told "Exchange with <their own name> (you)"."""
+    page = player().page
+    page.goto("/")
+
+    lines = page.evaluate(
+        """async () => {
+          const { default: allegra } = await import('/static/web/js/games/allegra.js');
+          const names = (seat) => ['ada', 'bo', 'cy'][seat];
+          const grid = () => [0, 1, 2].map(() => ['down', 'down', 'down', 'down']);
+          const view = {
+            players: 3, phase: 'knocker_place', active: 2, to_act: [0], drawn: 10,
+            draw_pile: 70, discard_pile: [9], out_of_play: [], scores: [0, 0, 0],
+            grids: [grid(), grid(), grid()], round: 1, rounds: 1, trigger: null,
+            knock: { eligible: [0, 1], pending: [], knockers: [0], knocker: 0, k1: null,
+                     hand: null, hand_hidden: false, k2: null, taken: null },
+          };
+          const line = (seat) => allegra.board({ view, names, seat, legal: [], events: [],
+            act: () => {}, redraw: () => {} }).querySelector('.knock-info').textContent;
+          return [line(0), line(2), line(1)];
+        }"""
+    )
+
+    assert lines == [
+        "Knocked: ada. cy exchanges with you.",
+        "Knocked: ada. You exchange with ada.",
+        "Knocked: ada. cy exchanges with ada.",
+    ]

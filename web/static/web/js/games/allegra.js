@@ -190,7 +190,13 @@ function knockInfo(ctx) {
   } else if (k.knockers.length) {
     parts.push(`Knocked: ${k.knockers.map((s) => ctx.names(s)).join(", ")}.`);
   } else parts.push("Nobody knocked.");
-  if (k.knocker !== null && k.knocker !== undefined) parts.push(`Exchange with ${ctx.names(k.knocker)}.`);
+  if (k.knocker !== null && k.knocker !== undefined) {
+    // The drawer (the active seat) exchanges with the knocker: say who with whom.
+    const drawer = ctx.view.active;
+    if (k.knocker === ctx.seat) parts.push(`${ctx.names(drawer)} exchanges with you.`);
+    else if (drawer === ctx.seat) parts.push(`You exchange with ${ctx.names(k.knocker)}.`);
+    else parts.push(`${ctx.names(drawer)} exchanges with ${ctx.names(k.knocker)}.`);
+  }
   if (k.hand !== null && k.hand !== undefined) parts.push(`The knocker holds ${k.hand}.`);
   else if (k.hand_hidden) parts.push("The knocker holds a hidden card.");
   if (k.taken !== null && k.taken !== undefined) parts.push(`Taken: ${k.taken}.`);
