@@ -225,7 +225,7 @@ function renderTimer(ctx) {
     if (left <= 10 && !warned && ctx.legal.length) announce(`${left} seconds left to move.`);
     warned = warned || left <= 10;
     timer.hidden = false;
-    timer.replaceChildren(el("span", { "aria-hidden": "true" }, "⏱ "),
+    timer.replaceChildren(el("span", { class: "clock", "aria-hidden": "true" }),
       el("span", { class: "visually-hidden" }, "Time left: "),
       `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`);
     timer.classList.toggle("low", left <= 10);
