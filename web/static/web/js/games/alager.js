@@ -1,7 +1,7 @@
 // Alager: three table cards, the seat's three-card hand, the stock and the
 // discard pile; exchange one card (hand card, then a table card or the stock),
 // all three, pass ("dál") or knock ("konec"); everyone's penalty points.
-import { el } from "../api.js";
+import { el, plural } from "../api.js";
 import { cardBack, cardName, cardText } from "../cards.js";
 import {
   actionButton, cardButton, faceDownRow, legalOf, nameWithTags, placesText, resultTable, scoreTable,
@@ -137,8 +137,10 @@ function board(ctx) {
 function progress(v) {
   const o = v.options;
   if (o.end_mode === "fixed_deals") return `deal ${v.deal} of ${o.num_deals}`;
-  if (o.end_mode === "elimination") return `deal ${v.deal}; ${o.penalty_limit} penalty points put a player out`;
-  return `deal ${v.deal}; ${o.penalty_limit} penalty points end the match`;
+  const limit = plural(o.penalty_limit, "penalty point");
+  const one = o.penalty_limit === 1;
+  if (o.end_mode === "elimination") return `deal ${v.deal}; ${limit} put${one ? "s" : ""} a player out`;
+  return `deal ${v.deal}; ${limit} end${one ? "s" : ""} the match`;
 }
 
 // Why the match ended: the deals were played, or who reached the limit.
