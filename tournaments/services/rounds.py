@@ -417,11 +417,16 @@ def round_finish(*, tournament_id: int) -> Round:
     last.finished_at = timezone.now()
     last.save(update_fields=["status", "finished_at"])
     if last.number >= tournament.rounds:
-        tournament.status = TournamentStatus.FINISHED
-        tournament.finished_at = timezone.now()
-        tournament.save(update_fields=["status", "finished_at"])
+        _tournament_close(tournament)
     standings_recompute(tournament_id=tournament.pk)
     return last
+
+
+def _tournament_close(tournament: Tournament) -> None:
+    """Mark ``tournament`` finished (its row locked by the caller)."""
+    tournament.status = TournamentStatus.FINISHED
+    tournament.finished_at = timezone.now()
+    tournament.save(update_fields=["status", "finished_at"])
 
 
 @transaction.atomic
@@ -446,9 +451,7 @@ def tournament_finish(*, tournament_id: int) -> Tournament:
             f"Round {last.number} is {last.get_status_display().lower()}: finish "
             "it before ending the tournament.",
         )
-    tournament.status = TournamentStatus.FINISHED
-    tournament.finished_at = timezone.now()
-    tournament.save(update_fields=["status", "finished_at"])
+    _tournament_close(tournament)
     standings_recompute(tournament_id=tournament.pk)
     return tournament
 
