@@ -200,14 +200,11 @@ function renderLobby(ctx) {
   box.replaceChildren(el("p", { class: "hint" }, waiting), el("div", { class: "lobby-actions" }, parts));
 }
 
-// The move's clock: the table's `deadline` (REST answer and every socket
-// frame), or one a view may carry itself.
+// The move's clock: the table's `deadline` (an ISO time, in the REST answer
+// and every socket frame; no game's view carries one).
 function deadlineOf(ctx) {
-  const view = ctx.view || {};
-  const value = ctx.deadline ?? view.deadline ?? view.turn_deadline ?? (view.timer && view.timer.deadline);
-  if (value === null || value === undefined) return null;
-  if (typeof value === "number") return value > 1e12 ? value : value * 1000;
-  const parsed = Date.parse(value);
+  if (!ctx.deadline) return null;
+  const parsed = Date.parse(ctx.deadline);
   return Number.isNaN(parsed) ? null : parsed;
 }
 

@@ -152,7 +152,7 @@ function endReason(ctx) {
     .filter(({ points }) => points >= o.penalty_limit).map(({ seat }) => ctx.names(seat));
   if (!reached.length) return "";
   const who = reached.join(" and ");
-  return `${who} reached ${o.penalty_limit} penalty point${o.penalty_limit === 1 ? "" : "s"}${o.end_mode === "elimination" ? " and went out" : ""}.`;
+  return `${who} reached ${plural(o.penalty_limit, "penalty point")}${o.end_mode === "elimination" ? " and went out" : ""}.`;
 }
 
 function status(ctx) {
