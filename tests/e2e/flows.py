@@ -77,6 +77,15 @@ def wait_turn(page: Any, timeout: float = 30_000) -> str:
     return str(page.wait_for_function(TURN_OR_OVER, timeout=timeout).json_value())
 
 
+def wait_live(page: Any) -> None:
+    """Wait until the page plays over its WebSocket (until then, and whenever
+    the socket is lost, it moves and reads over REST)."""
+    page.wait_for_function(
+        "() => window.cardroom && window.cardroom.client.mode === 'socket'",
+        timeout=20_000,
+    )
+
+
 def seq(page: Any) -> int:
     return int(page.get_attribute("#table-page", "data-seq") or 0)
 

@@ -17,6 +17,7 @@ from tests.e2e.flows import (
     play_to_end,
     seq,
     sign_up,
+    wait_live,
     wait_turn,
 )
 
@@ -230,6 +231,7 @@ IN_FLIGHT = """async ({ firstSeat, thenType }) => {
   const refused = [];
   c.addEventListener('refused', (e) => refused.push(e.detail.error.code));
   const at = c.seq;
+  if (c.mode !== 'socket') throw new Error(`the page is on ${c.mode}, not its socket`);
   const mine = c.table.seat;
   let outcome = 'pending';
   const move = c.actOnce(c.legal[0]).then(() => { outcome = 'resolved'; },
@@ -256,6 +258,7 @@ def test_another_seats_frame_does_not_answer_my_move_in_flight(player: Any) -> N
     stale refusal that followed showed as an unexplained error (and was
     never sent again in Allegra's knock window)."""
     page = _alkort_turn(player)
+    wait_live(page)  # else the move goes over REST, not the stand-in socket
 
     other = page.evaluate(IN_FLIGHT, {"firstSeat": "other", "thenType": "stale"})
 
@@ -269,6 +272,7 @@ def test_another_seats_frame_does_not_answer_my_move_in_flight(player: Any) -> N
 @pytest.mark.timeout(120)
 def test_the_frame_of_my_own_move_answers_it(player: Any) -> None:
     page = _alkort_turn(player)
+    wait_live(page)
 
     mine = page.evaluate(IN_FLIGHT, {"firstSeat": "mine", "thenType": "none"})
 
