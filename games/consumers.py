@@ -229,8 +229,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def receive(
         self, text_data: str | None = None, bytes_data: Any = None
     ) -> None:
+        if text_data is None:
+            await self._error(
+                "parse_error",
+                "Messages are JSON in text frames; a binary frame is not read.",
+            )
+            return
         try:
-            content = json_loads_bounded(text_data or "")
+            content = json_loads_bounded(text_data)
         except JSONTooDeep:
             await self._error(
                 TOO_DEEP_CODE,

@@ -271,6 +271,8 @@ def test_hostile_frames_get_an_error_and_the_socket_lives_on() -> None:
             surrogate = await bo.next("error")
             await bo.send({"type": "x" * 100_000})
             huge = await bo.next("error")
+            await bo.comm.send_to(bytes_data=b'{"type": "ping"}')
+            binary = await bo.next("error")
             await bo.send({"type": "act", "action": action, "command_id": "c1"})
             moved = await bo.next("state")
         assert first["full"] is True  # "²" is no seq: a full state
@@ -289,6 +291,11 @@ def test_hostile_frames_get_an_error_and_the_socket_lives_on() -> None:
             "type": "error",
             "code": "unknown_message",
             "message": f"Unknown message type '{'x' * 36}...; send act, sync or ping.",
+        }
+        assert binary == {
+            "type": "error",
+            "code": "parse_error",
+            "message": "Messages are JSON in text frames; a binary frame is not read.",
         }
         assert moved["seq"] == 3
 
