@@ -277,3 +277,30 @@ def test_the_frame_of_my_own_move_answers_it(player: Any) -> None:
     mine = page.evaluate(IN_FLIGHT, {"firstSeat": "mine", "thenType": "none"})
 
     assert mine == {"afterFirst": "resolved", "outcome": "resolved", "refused": []}
+
+
+# The socket lost while the network is away: the page falls back to REST and
+# its next try at the socket waits out the back-off (a stand-in for a long
+# one), unless the browser says it is back online.
+LOSE_THE_SOCKET = """async () => {
+  const c = window.cardroom.client;
+  const closed = new Promise((r) => c.socket.addEventListener('close', r));
+  c.socket.close();
+  await closed;
+  clearTimeout(c.retryTimer);
+  return c.mode;
+}"""
+
+
+@pytest.mark.timeout(120)
+def test_the_socket_comes_back_as_soon_as_the_browser_is_online(player: Any) -> None:
+    page = _alkort_turn(player)
+    wait_live(page)
+
+    assert page.evaluate(LOSE_THE_SOCKET) == "polling"
+    page.wait_for_timeout(1500)  # the back-off's first wait, cancelled above
+    assert page.evaluate("window.cardroom.client.mode") == "polling"
+
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    wait_live(page)
+    expect(page.locator("#conn")).to_have_text("live")

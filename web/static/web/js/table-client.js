@@ -11,6 +11,7 @@ const PING_MS = 20000;
 const ANSWER_MS = 8000;
 const CATCH_UP_MS = 2000;
 const RESENDS = 6;
+const RETRY_MAX_MS = 10000; // the longest wait before trying the socket again
 
 function commandId() {
   if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
@@ -41,7 +42,16 @@ export class TableClient extends EventTarget {
     this.retries = 0;
     this.pollTimer = null;
     this.pingTimer = null;
+    this.retryTimer = null;
     this.stopped = false;
+    // Back online, or the tab shown again: try the socket now rather than
+    // at the end of the back-off (REST polling kept the page live meanwhile).
+    this.reconnectNow = () => {
+      if (document.visibilityState === "hidden") return;
+      if (this.stopped || this.socket || this.mode !== "polling") return;
+      clearTimeout(this.retryTimer);
+      this.connect();
+    };
   }
 
   get eventSeq() {
@@ -54,12 +64,17 @@ export class TableClient extends EventTarget {
 
   async start() {
     await this.refresh();
+    window.addEventListener("online", this.reconnectNow);
+    document.addEventListener("visibilitychange", this.reconnectNow);
     this.connect();
   }
 
   stop() {
     this.stopped = true;
+    window.removeEventListener("online", this.reconnectNow);
+    document.removeEventListener("visibilitychange", this.reconnectNow);
     clearTimeout(this.pollTimer);
+    clearTimeout(this.retryTimer);
     clearInterval(this.pingTimer);
     if (this.socket) this.socket.close();
   }
@@ -177,10 +192,12 @@ export class TableClient extends EventTarget {
       if (this.socket === socket) this.socket = null;
       if (this.stopped) return;
       this.fallBack();
-      // Try the socket again later (backing off); REST keeps the page live.
+      // Try the socket again later (backing off up to RETRY_MAX_MS, or at
+      // once when the browser comes back online); REST keeps the page live.
       this.retries += 1;
-      const delay = Math.min(30000, 1000 * 2 ** Math.min(this.retries, 5));
-      setTimeout(() => {
+      const delay = Math.min(RETRY_MAX_MS, 1000 * 2 ** Math.min(this.retries - 1, 4));
+      clearTimeout(this.retryTimer);
+      this.retryTimer = setTimeout(() => {
         if (!this.stopped && !this.socket) this.connect();
       }, opened ? 1000 : delay);
     });
