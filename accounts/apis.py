@@ -6,7 +6,7 @@ reach clients as ``{"code", "message"}`` through ``config.errors``.
 
 from typing import Any
 
-from django.contrib.auth import login, logout
+from django.contrib.auth import login, logout, update_session_auth_hash
 from django.middleware.csrf import get_token
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -18,7 +18,9 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from accounts.services import (
+    password_change,
     token_get_or_create,
+    token_revoke,
     user_authenticate,
     user_register,
 )
@@ -72,9 +74,14 @@ class RegisterApi(APIView):
 
 
 class TokenApi(APIView):
-    """Exchange a username and password for the account's API token."""
+    """Exchange a username and password for the account's API token
+    (``POST``), or revoke the token of the account making the request
+    (``DELETE``)."""
 
-    permission_classes = [AllowAny]
+    def get_permissions(self) -> list[Any]:
+        if self.request.method == "DELETE":
+            return [IsAuthenticated()]
+        return [AllowAny()]
 
     class OutputSerializer(serializers.Serializer):
         class Meta:
@@ -90,6 +97,40 @@ class TokenApi(APIView):
         serializer.is_valid(raise_exception=True)
         user = _authenticated(request, serializer.validated_data)
         return Response({"token": token_get_or_create(user=user)})
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request: Request) -> Response:
+        """Revoke the API token: programs using it are refused from now on,
+        and sockets opened with it are closed. A new one comes from ``POST``
+        with the username and password. Browser sessions stand."""
+        token_revoke(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PasswordChangeSerializer(serializers.Serializer):
+    old_password = TextField(max_length=128, trim_whitespace=False)
+    new_password = TextField(max_length=128, trim_whitespace=False)
+
+
+class PasswordApi(APIView):
+    """Change the password of the account making the request.
+
+    The current password is asked for again. Every other browser session
+    ends, the API token is revoked (get a new one with ``POST
+    /api/accounts/token/``), and the person's open live sockets are closed;
+    the browser session making the request stays logged in.
+    """
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=PasswordChangeSerializer, responses={204: None})
+    def post(self, request: Request) -> Response:
+        serializer = PasswordChangeSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = password_change(user=request.user, **serializer.validated_data)
+        if request._request.user.is_authenticated:  # a browser session
+            update_session_auth_hash(request._request, user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class MeApi(APIView):

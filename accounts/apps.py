@@ -6,3 +6,7 @@ class AccountsConfig(AppConfig):
 
     name = "accounts"
     verbose_name = "Accounts"
+
+    def ready(self) -> None:
+        # Revoking a token, deactivating an account: accounts.signals.
+        from accounts import receivers  # noqa: F401

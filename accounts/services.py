@@ -8,6 +8,7 @@ from rest_framework.authtoken.models import Token
 
 from accounts.errors import LoginRefused
 from accounts.models import USERNAME_TAKEN_MESSAGE, BotLevel, User, username_fold
+from accounts.receivers import credentials_revoked_on_commit
 
 DEMO_ADMIN_USERNAME = "admin"
 # Published in README.md on purpose: only ever created with DEBUG on.
@@ -79,6 +80,7 @@ def demo_admin_lock(*, username: str = DEMO_ADMIN_USERNAME) -> User | None:
 BOT_PREFIX = "bot-"
 BOT_LOGIN_MESSAGE = "Bot accounts are played by the server and cannot log in."
 BAD_CREDENTIALS_MESSAGE = "Unable to log in with the provided credentials."
+WRONG_PASSWORD_MESSAGE = "Your current password is not right."
 
 
 @transaction.atomic
@@ -140,6 +142,41 @@ def token_get_or_create(*, user: User) -> str:
         raise LoginRefused("bot_account", BOT_LOGIN_MESSAGE)
     token, _ = Token.objects.get_or_create(user=user)
     return str(token.key)
+
+
+@transaction.atomic
+def password_change(*, user: User, old_password: str, new_password: str) -> User:
+    """Set a new password, as after a leak: it also revokes the API token.
+
+    ``old_password`` must be the current one (``LoginRefused``
+    ``invalid_credentials``), and the new one must pass Django's password
+    validators (``ValidationError`` on ``new_password``). Every browser
+    session opened before ends (Django checks a session against the
+    password's hash; the caller keeps its own with
+    ``update_session_auth_hash``), the token is deleted (a new one comes
+    from ``POST /api/accounts/token/``), and the person's open live sockets
+    are closed (``accounts.signals``). Returns the updated user.
+    """
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if not user.check_password(old_password):
+        raise LoginRefused("invalid_credentials", WRONG_PASSWORD_MESSAGE)
+    try:
+        password_validation.validate_password(new_password, user=user)
+    except ValidationError as exc:
+        raise ValidationError({"new_password": exc.messages}) from exc
+    user.set_password(new_password)
+    user.save(update_fields=["password"])
+    Token.objects.filter(user=user).delete()
+    credentials_revoked_on_commit(user.pk, sessions=True)
+    return user
+
+
+def token_revoke(*, user: User) -> bool:
+    """Delete the person's API token, if they have one: programs using it
+    are refused from then on, and its open live sockets are closed
+    (``accounts.receivers``). Whether there was one to delete."""
+    deleted, _ = Token.objects.filter(user=user).delete()
+    return bool(deleted)
 
 
 def bot_account_get(*, level: str) -> User:

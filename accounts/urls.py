@@ -12,4 +12,5 @@ urlpatterns = [
     path("me/", apis.MeApi.as_view(), name="me"),
     path("login/", apis.LoginApi.as_view(), name="login"),
     path("logout/", apis.LogoutApi.as_view(), name="logout"),
+    path("password/", apis.PasswordApi.as_view(), name="password"),
 ]

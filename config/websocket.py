@@ -56,6 +56,8 @@ class TokenAuthMiddleware:
             scope = dict(scope, user=user or AnonymousUser())
             if user is None:
                 scope["auth_error"] = "invalid_token"
+            else:
+                scope["auth_by_token"] = True  # closed if the token is revoked
         return await self.inner(scope, receive, send)
 
 

@@ -9,4 +9,10 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # Registers the follow-up jobs with games.scheduler in every process.
-        from games import tasks  # noqa: F401
+        from accounts.signals import credentials_revoked
+        from games import realtime, tasks  # noqa: F401
+
+        # A revoked token or a changed password closes the sockets it opened.
+        credentials_revoked.connect(
+            realtime.credentials_revoked, dispatch_uid="games.credentials_revoked"
+        )

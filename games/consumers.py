@@ -98,6 +98,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     joined: bool = False
     registered: bool = False  # its SeatConnection row exists
     audience: str | None = None  # the audience group joined
+    personal: str | None = None  # the person's own group joined
     connect_received: bool = False  # the client's websocket.connect
     accepted: bool = False  # the handshake, answered
 
@@ -196,6 +197,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.channel_layer.group_add(
             realtime.table_group(self.table_id), self.channel_name
         )
+        if self.user is not None:  # closed should its credentials be revoked
+            self.personal = realtime.user_group(self.user.pk)
+            await self.channel_layer.group_add(self.personal, self.channel_name)
         try:
             opened = await _db(presence.connection_open)(
                 table_id=self.table_id,
@@ -361,6 +365,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def presence_changed(self, message: dict[str, Any]) -> None:
         await self.send_json({"type": "presence", "seats": message["seats"]})
 
+    async def credentials_revoked(self, message: dict[str, Any]) -> None:
+        """What this socket was opened with stopped being valid: a revoked
+        API token closes the sockets opened with it, a changed password or a
+        deactivated account every socket of the person (``accounts.signals``).
+        Closed with ``CLOSE_INVALID_TOKEN``; a browser whose own session
+        stands reconnects as it is now."""
+        if message["sessions"] or self.scope.get("auth_by_token"):
+            await self.close(code=CLOSE_INVALID_TOKEN)
+
     # --- server -> client --------------------------------------------------
 
     async def _catch_up(self, *, after: int | None, always: bool = False) -> None:
@@ -392,6 +405,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if self.audience is not None:
             audience, self.audience = self.audience, None
             await self.channel_layer.group_discard(audience, self.channel_name)
+        if self.personal is not None:
+            personal, self.personal = self.personal, None
+            await self.channel_layer.group_discard(personal, self.channel_name)
 
     async def _audience_join(self, seat: int | None, *, register: bool = True) -> None:
         """Receive the frames pushed to ``seat``'s audience (None: spectators),

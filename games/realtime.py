@@ -12,6 +12,9 @@ and read the store only when they find a gap (``games.consumers``).
 The table's shared group, ``table-<id>``, carries only what every seat may
 know: :func:`table_changed` (the log or the seats changed, with no game data:
 each connection reads and redacts for itself) and :func:`presence_changed`.
+A person's own group, ``user-<id>``, which every socket they open joins,
+carries :func:`credentials_revoked`: their token or password stopped being
+valid, so the sockets it concerns close.
 
 Publishing never builds an event loop per message. While a socket of this
 process listens, messages go out on the loop that serves it (the server's
@@ -50,10 +53,12 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 #: The ``type`` of the group messages; consumers handle them as
-#: ``table_changed``, ``table_frame`` and ``presence_changed``.
+#: ``table_changed``, ``table_frame``, ``presence_changed`` and
+#: ``credentials_revoked``.
 TABLE_CHANGED = "table.changed"
 TABLE_FRAME = "table.frame"
 PRESENCE_CHANGED = "presence.changed"
+CREDENTIALS_REVOKED = "credentials.revoked"
 
 #: Seconds one publish may take before it counts as failed.
 PUBLISH_TIMEOUT = 5.0
@@ -80,6 +85,11 @@ def audience_group(table_id: int, seat: int | None) -> str:
     if seat is None:
         return f"table-{table_id}-watch"
     return f"table-{table_id}-seat-{seat}"
+
+
+def user_group(user_id: int) -> str:
+    """The group of every socket person ``user_id`` has open, on any table."""
+    return f"user-{user_id}"
 
 
 def frames_push(
@@ -203,6 +213,16 @@ def table_changed(table_id: int, seq: int, *, seats: bool = False) -> None:
 def presence_changed(table_id: int, seats: list[dict[str, Any]]) -> None:
     """Send the table's presence list (public: connected and away per seat)."""
     _publish(table_group(table_id), {"type": PRESENCE_CHANGED, "seats": seats})
+
+
+def credentials_revoked(
+    sender: Any = None, *, user_id: int, sessions: bool, **kwargs: Any
+) -> None:
+    """Close the sockets of person ``user_id`` that the revoked credentials
+    opened: those opened with an API token, and with ``sessions`` those of a
+    browser session too (a receiver of ``accounts.signals.credentials_revoked``,
+    connected in ``games.apps``)."""
+    _publish(user_group(user_id), {"type": CREDENTIALS_REVOKED, "sessions": sessions})
 
 
 # --- the loop messages go out on --------------------------------------------

@@ -26,13 +26,14 @@ from tests.games.tables import table_started
 
 # Operations where a schema-valid body may rightly be refused with 400, because
 # what is valid depends on more than a schema can say: the password rules and
-# the names already taken, whether the credentials are right, each game's
-# player counts and options, whether a move is legal now, whether the two
-# players of a head to head are two different people.
+# the names already taken, whether the credentials (or the current password)
+# are right, each game's player counts and options, whether a move is legal
+# now, whether the two players of a head to head are two different people.
 DEPENDS_ON_MORE_THAN_THE_SCHEMA = {
     ("POST", "/api/accounts/register/"),
     ("POST", "/api/accounts/token/"),
     ("POST", "/api/accounts/login/"),
+    ("POST", "/api/accounts/password/"),
     ("POST", "/api/tables/"),
     ("POST", "/api/tables/{table_id}/actions/"),
     ("GET", "/api/stats/head-to-head/"),

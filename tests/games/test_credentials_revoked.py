@@ -1,0 +1,127 @@
+"""A revoked token, a changed password or a deactivated account closes the
+live sockets they opened (accounts.signals, games.realtime), over the real
+Redis channel layer: a stolen token stops playing at once, not only on its
+next HTTP request."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from accounts.models import User
+from config.asgi import application
+from tests.accounts.factories import PASSWORD, UserFactory, token_for
+from tests.games.tables import table_started
+from tests.games.test_consumers import WAIT, Socket, run
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
+
+NEW_PASSWORD = "a-new-unusual-passphrase-43"
+
+
+class SessionSocket(Socket):
+    """A browser's socket: the session cookie and our own origin."""
+
+    def __init__(self, table_id: int, session: str) -> None:
+        self.comm = WebsocketCommunicator(
+            application,
+            f"/ws/tables/{table_id}/",
+            headers=[
+                (b"origin", b"http://localhost"),
+                (b"cookie", f"sessionid={session}".encode()),
+            ],
+        )
+
+
+def browser(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+async def closed_with(socket: Socket) -> Any:
+    """The close code the server sent, skipping frames before it."""
+    while True:
+        message = await socket.comm.receive_output(WAIT)
+        if message["type"] == "websocket.close":
+            return message.get("code")
+
+
+def test_revoking_the_token_closes_its_sockets_and_not_the_browsers() -> None:
+    ada, bo = UserFactory(), UserFactory()
+    table = table_started(seating=[ada, bo])
+    token = token_for(ada)
+    page = browser(ada)
+    session = page.cookies["sessionid"].value
+
+    async def go() -> None:
+        async with (
+            Socket(table.pk, token) as program,
+            SessionSocket(table.pk, session) as tab,
+        ):
+            assert (await program.next("state"))["seat"] is not None
+            assert (await tab.next("state"))["seat"] is not None
+            answer = await database_sync_to_async(page.delete)("/api/accounts/token/")
+            assert answer.status_code == 204
+            assert await closed_with(program) == 4401
+            await tab.send({"type": "ping"})
+            assert (await tab.next("pong")) == {"type": "pong"}
+
+    run(go)
+
+
+def test_changing_the_password_closes_every_socket_of_the_person() -> None:
+    ada, bo = UserFactory(), UserFactory()
+    table = table_started(seating=[ada, bo])
+    token = token_for(ada)
+    elsewhere = browser(ada)
+    session = elsewhere.cookies["sessionid"].value
+    here = browser(ada)
+    others = token_for(bo)
+
+    async def go() -> None:
+        async with (
+            Socket(table.pk, token) as program,
+            SessionSocket(table.pk, session) as tab,
+            Socket(table.pk, others) as other,
+        ):
+            for socket in (program, tab, other):
+                await socket.next("state")
+            answer = await database_sync_to_async(here.post)(
+                "/api/accounts/password/",
+                {"old_password": PASSWORD, "new_password": NEW_PASSWORD},
+                content_type="application/json",
+            )
+            assert answer.status_code == 204
+            assert await closed_with(program) == 4401
+            assert await closed_with(tab) == 4401
+            await other.send({"type": "ping"})  # someone else's stays open
+            assert (await other.next("pong")) == {"type": "pong"}
+
+    run(go)
+    # The other browser's session ended with the password; this one's stands.
+    assert elsewhere.get("/api/accounts/me/").status_code in (401, 403)
+    assert here.get("/api/accounts/me/").json()["username"] == ada.username
+
+
+def test_deactivating_an_account_closes_its_sockets() -> None:
+    ada, bo = UserFactory(), UserFactory()
+    table = table_started(seating=[ada, bo])
+    token = token_for(ada)
+
+    async def go() -> None:
+        async with Socket(table.pk, token) as program:
+            await program.next("state")
+
+            def deactivate() -> None:
+                ada.is_active = False
+                ada.save()
+
+            await database_sync_to_async(deactivate)()
+            assert await closed_with(program) == 4401
+
+    run(go)
