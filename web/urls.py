@@ -11,6 +11,7 @@ urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", views.login, name="login"),
+    path("accounts/settings/", views.account, name="account"),
     path("tables/<int:table_id>/", views.table, name="table"),
     path("tables/<int:table_id>/replay/", views.replay, name="replay"),
     path(

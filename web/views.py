@@ -17,6 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
+from rest_framework.authtoken.models import Token
 
 import rules
 from games import selectors
@@ -90,6 +91,14 @@ def login(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect(_next(request))
     return _page(request, "login.html", "login", next=_next(request))
+
+
+def account(request: HttpRequest) -> HttpResponse:
+    """Change the password, revoke the API token (the accounts API)."""
+    if not request.user.is_authenticated:
+        return redirect(f"/accounts/login/?next={request.path}")
+    has_token = Token.objects.filter(user=request.user).exists()
+    return _page(request, "account.html", "account", has_token=has_token)
 
 
 def _next(request: HttpRequest) -> str:

@@ -122,3 +122,24 @@ def test_table_page_says_whether_the_server_has_a_live_socket(
 @pytest.mark.parametrize("path", ["/leaderboards/alager/", "/rules/alkort/"])
 def test_every_page_sets_the_csrf_cookie(client: Client, path: str) -> None:
     assert "csrftoken" in client.get(path).cookies
+
+
+def test_the_account_page_is_for_a_logged_in_person(client: Client) -> None:
+    from tests.accounts.factories import token_for
+
+    anonymous = client.get("/accounts/settings/")
+    ada = UserFactory()
+    client.force_login(ada)
+    without_token = client.get("/accounts/settings/")
+    token_for(ada)
+    with_token = client.get("/accounts/settings/")
+
+    assert anonymous.status_code == 302
+    assert anonymous["Location"] == "/accounts/login/?next=/accounts/settings/"
+    assert b'src="/static/web/js/account.js"' in without_token.content
+    assert ada.username.encode() in without_token.content
+    assert b"You have no API token." in without_token.content
+    assert b'id="token-revoke" disabled' in without_token.content
+    assert b"You have an API token." in with_token.content
+    assert b'id="token-revoke" disabled' not in with_token.content
+    assert "csrftoken" in with_token.cookies

@@ -12,6 +12,7 @@ const ANSWER_MS = 8000;
 const CATCH_UP_MS = 2000;
 const RESENDS = 6;
 const RETRY_MAX_MS = 10000; // the longest wait before trying the socket again
+const CLOSE_CREDENTIALS = 4401; // what the socket was opened with is no longer valid
 
 function commandId() {
   if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
@@ -187,10 +188,11 @@ export class TableClient extends EventTarget {
       }
       this.onFrame(frame);
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       clearInterval(this.pingTimer);
       if (this.socket === socket) this.socket = null;
       if (this.stopped) return;
+      if (event.code === CLOSE_CREDENTIALS) this.sessionCheck();
       this.fallBack();
       // Try the socket again later (backing off up to RETRY_MAX_MS, or at
       // once when the browser comes back online); REST keeps the page live.
@@ -201,6 +203,18 @@ export class TableClient extends EventTarget {
         if (!this.stopped && !this.socket) this.connect();
       }, opened ? 1000 : delay);
     });
+  }
+
+  // The socket was closed because the person's password changed (here or in
+  // another browser) or the account was deactivated: if this browser's
+  // session ended with it, say so ("signedout"); if it stands (the password
+  // was changed from this browser), the socket simply reconnects.
+  async sessionCheck() {
+    try {
+      await api("/api/accounts/me/");
+    } catch (err) {
+      if (err.status === 401 || err.status === 403) this.emit("signedout", {});
+    }
   }
 
   fallBack() {

@@ -362,6 +362,9 @@ client.addEventListener("connection", (event) => {
 client.addEventListener("change", render);
 client.addEventListener("events", (event) => addLog(event.detail.events));
 client.addEventListener("refused", (event) => showRefusal(refusalText(event.detail.error)));
+// Logged out elsewhere (a password change, a deactivated account): show the
+// page as it now is for this browser, with "Log in" in the top bar.
+client.addEventListener("signedout", () => window.location.reload());
 
 // The seat's own clock ran out (presence counts its timeouts in a row): the
 // move the table made for it looks like any other in the log, so say so once.
