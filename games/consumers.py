@@ -88,6 +88,17 @@ def _db(fn: Any) -> Any:
     return database_sync_to_async(fn, thread_sensitive=False, executor=_executor)
 
 
+class NoSuchSocketConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """A handshake on a path that is no table's socket (``ws/tables/abc/``,
+    a missing trailing slash): accepted, then closed with 4404 as for an
+    unknown table, so the client gets a code instead of an HTTP 500 (Channels'
+    router raises, and the server logs a traceback, when no route matches)."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.close(code=CLOSE_UNKNOWN_TABLE)
+
+
 class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     """One WebSocket watching (and, for a seated person, playing) one table."""
 
