@@ -8,7 +8,8 @@ pages out, the session cookie authenticates browsers (``AuthMiddlewareStack``)
 and ``?token=`` API clients (``TokenAuthMiddleware``). Every connection
 records the server's running loop, so live notifications committed in this
 process's threads go out on it (``games.realtime``). On the embedded default
-the turn sweep runs on this process's scheduler thread (``games.scheduler``).
+Celery beat's periodic sweeps run on this process's scheduler thread
+(``games.scheduler.beat_repeat``).
 """
 
 import asyncio
@@ -35,9 +36,6 @@ from config.websocket import TokenAuthMiddleware, browser_origin_validator  # no
 from games import realtime, scheduler  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
-#: How often the embedded default's scheduler thread looks for lost turns.
-SWEEP_EVERY = 30.0
-
 
 class LoopRecorder:
     """Tell ``games.realtime`` which loop this server runs on."""
@@ -63,4 +61,6 @@ application = LoopRecorder(
     )
 )
 
-scheduler.job_repeat("games.tasks.turns_sweep", every=SWEEP_EVERY)
+# The embedded default has no Celery beat: its scheduler thread runs beat's
+# schedule (the turn, statistics and tournaments sweeps).
+scheduler.beat_repeat()

@@ -35,6 +35,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections
+from django.utils.module_loading import import_string
 from kombu.exceptions import OperationalError as BrokerError
 
 from config.celery import app as celery_app
@@ -82,6 +83,25 @@ def job_repeat(name: str, *, every: float) -> None:
     (what Celery beat does on the full stack)."""
     if settings.TASK_RUNNER == "thread":
         _background().repeat(name, every)
+
+
+def beat_repeat() -> None:
+    """Thread runner only: run Celery beat's whole schedule on this process's
+    scheduler thread, each entry of ``CELERY_BEAT_SCHEDULE`` at its interval.
+
+    The embedded default has no beat, yet its sweeps are what catch work that
+    was lost (a process killed between a commit and its on-commit work): the
+    turn sweep, the statistics sweep (a finished table never counted) and the
+    tournaments sweep. A task that is no job yet is registered by its name,
+    the import path of the Celery task.
+    """
+    if settings.TASK_RUNNER != "thread":
+        return
+    for entry in settings.CELERY_BEAT_SCHEDULE.values():
+        name = entry["task"]
+        if name not in JOBS:
+            job_register(name, import_string(name))
+        job_repeat(name, every=float(entry["schedule"]))
 
 
 # --- inline -----------------------------------------------------------------

@@ -17,7 +17,13 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from config.websocket import BrowserOriginValidator
-from tests.helpers import REPO, clean_env, free_port, stop_process_group
+from tests.helpers import (
+    REPO,
+    clean_env,
+    free_port,
+    run_django_json,
+    stop_process_group,
+)
 
 
 def fetch_json(url: str) -> tuple[int, Any]:
@@ -198,3 +204,65 @@ def test_web_sh_runs_a_process_per_core_when_they_share_redis(
     args = done.stdout.split()
     assert done.returncode == 0, done.stderr
     assert args[args.index("--workers") + 1] == workers
+
+
+LOST_COUNT = """
+import json, time
+from django.conf import settings
+from django.core.management import call_command
+call_command("migrate", verbosity=0)
+from accounts.models import User
+from games.models import Table
+from games.services import table_add_bot, table_create, table_start
+from games.signals import table_finished
+from stats.apps import table_finished_queue
+from stats.models import CountedTable
+
+# The statistics task of this match is lost (a server killed right after
+# the commit, before its on-commit work ran).
+table_finished.disconnect(dispatch_uid="stats-record-table")
+ada = User.objects.create_user(username="ada")
+table = table_create(user=ada, game="alkort", players=2, options={"target": 1},
+                     watch=True)
+table_add_bot(table_id=table.pk, user=ada, level="random")
+table_add_bot(table_id=table.pk, user=ada, level="random")
+table_start(table_id=table.pk, user=ada)  # bots play it out inline
+table_finished.connect(table_finished_queue, dispatch_uid="stats-record-table")
+finished = Table.objects.get(pk=table.pk).status
+counted_before = CountedTable.objects.filter(table=table).exists()
+
+settings.TASK_RUNNER = "thread"  # as the server process of make run has it
+import config.asgi  # noqa: the server's entry point starts its periodic work
+deadline = time.monotonic() + 30
+while time.monotonic() < deadline:
+    if CountedTable.objects.filter(table=table).exists():
+        break
+    time.sleep(0.2)
+print(json.dumps({
+    "finished": finished,
+    "counted_before": counted_before,
+    "counted_after": CountedTable.objects.filter(table=table).exists(),
+}))
+"""
+
+
+@pytest.mark.timeout(120)
+def test_the_embedded_default_sweeps_up_a_finished_table_its_stats_task_lost(
+    tmp_path: Path,
+) -> None:
+    # docs/architecture.md §7: a periodic sweep re-queues finished tables
+    # without a marker; on the embedded default there is no Celery beat, so
+    # the server's scheduler thread must run it.
+    env = clean_env(
+        DJANGO_SETTINGS_MODULE="config.settings.local",
+        CARDROOM_VAR_DIR=str(tmp_path),
+        TASK_RUNNER="inline",
+        BOT_MOVE_DELAY="0",
+        STATS_SWEEP_GRACE_SECONDS="0",
+    )
+
+    assert run_django_json(LOST_COUNT, env) == {
+        "finished": "finished",
+        "counted_before": False,
+        "counted_after": True,
+    }
