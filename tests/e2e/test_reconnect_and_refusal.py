@@ -304,3 +304,38 @@ def test_the_socket_comes_back_as_soon_as_the_browser_is_online(player: Any) -> 
     page.evaluate("window.dispatchEvent(new Event('online'))")
     wait_live(page)
     expect(page.locator("#conn")).to_have_text("live")
+
+
+@pytest.mark.timeout(120)
+def test_a_redraw_that_changes_nothing_leaves_the_board_alone(player: Any) -> None:
+    """Polls and presence frames redraw the page. Cards replaced under the
+    pointer between press and release would lose the click, and an opened
+    "Last trick" would snap shut: an unchanged table keeps its very nodes."""
+    person = player()
+    sign_up(person)
+    page = person.page
+    create_table(page, "alkort", 2, {"target": 2})
+    # Through the exchange and the first trick, to this seat's turn again.
+    while not page.locator("#board .last-trick").count():
+        assert wait_turn(page) == "turn"
+        before = seq(page)
+        alkort_move(page)
+        move_done(page, before)
+    assert wait_turn(page) == "turn"
+    page.locator("#board .last-trick summary").click()
+    kept = page.evaluate(
+        """async () => {
+          const board = document.getElementById('board');
+          const first = board.firstElementChild;
+          for (let i = 0; i < 3; i += 1) await window.cardroom.client.refresh();
+          return {
+            same: board.firstElementChild === first,
+            open: board.querySelector('.last-trick').open,
+          };
+        }"""
+    )
+    assert kept == {"same": True, "open": True}
+    # A change still redraws: the move lands and the board moves on.
+    before = seq(page)
+    alkort_move(page)
+    move_done(page, before)

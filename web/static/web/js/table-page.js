@@ -323,6 +323,21 @@ function keepRingInView(scrolled) {
   if (mine) ring.scrollLeft = mine.offsetLeft - (ring.clientWidth - mine.offsetWidth) / 2;
 }
 
+// A redraw that changes nothing leaves the board alone. The page redraws on
+// every poll and presence frame; replacing identical cards under the pointer
+// between its press and release loses the click (the press and the release
+// land on different elements). What the player opened ("Last trick") stays
+// open across redraws.
+function sameBoard(next) {
+  const now = board.firstElementChild;
+  if (!now || board.childElementCount !== 1) return false;
+  for (const open of now.querySelectorAll("details[open][class]")) {
+    const twin = next.querySelector(`details.${CSS.escape(open.classList[0])}`);
+    if (twin) twin.open = true;
+  }
+  return now.isEqualNode(next);
+}
+
 function render() {
   if (!client.table) return;
   const ctx = context();
@@ -340,9 +355,12 @@ function render() {
     const focused = inBoard && active !== board && active.dataset ? active.dataset.key : waitingKey;
     const ring = board.querySelector(".ring-scroll");
     const scrolled = ring ? ring.scrollLeft : null;
-    board.replaceChildren(renderer.board(ctx));
-    keepRingInView(scrolled);
-    if (inBoard) keepFocus(focused);
+    const next = renderer.board(ctx);
+    if (!sameBoard(next)) {
+      board.replaceChildren(next);
+      keepRingInView(scrolled);
+      if (inBoard) keepFocus(focused);
+    }
   } else {
     board.replaceChildren(el("p", { class: "empty" }, ctx.table.status === "lobby"
       ? "The cards are dealt when the match starts." : "No cards on this table."));
