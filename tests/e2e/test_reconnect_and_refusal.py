@@ -223,7 +223,8 @@ def test_a_person_whose_clock_ran_out_is_told(
 
 
 # A move in flight on the socket (a stand-in socket records what is sent), then
-# the frames the server may send meanwhile: `first` and then `then`.
+# the frames the server may send meanwhile: `first` (a frame of this seat's
+# move, of another seat's, or a full resync at the same seq) and then `then`.
 IN_FLIGHT = """async ({ firstSeat, thenType }) => {
   const c = window.cardroom.client;
   const sent = [];
@@ -240,7 +241,12 @@ IN_FLIGHT = """async ({ firstSeat, thenType }) => {
   const frame = (seat) => ({ type: 'state', seq: at + 1, status: 'playing', seat: mine, full: false,
     view: c.view, legal_actions: c.legal, deadline: null,
     events: [{ seq: at + 1, type: 'test.moved', version: 1, payload: {}, seat }] });
-  c.onFrame(frame(firstSeat === 'mine' ? mine : 1 - mine));
+  if (firstSeat === 'resync') {
+    // The full frame a socket sends on connecting, read before the move.
+    c.onFrame({ ...frame(mine), seq: at, full: true, events: [] });
+  } else {
+    c.onFrame(frame(firstSeat === 'mine' ? mine : 1 - mine));
+  }
   await tick();
   const afterFirst = outcome;
   if (thenType === 'stale') {
@@ -277,6 +283,23 @@ def test_the_frame_of_my_own_move_answers_it(player: Any) -> None:
     mine = page.evaluate(IN_FLIGHT, {"firstSeat": "mine", "thenType": "none"})
 
     assert mine == {"afterFirst": "resolved", "outcome": "resolved", "refused": []}
+
+
+@pytest.mark.timeout(120)
+def test_the_full_frame_of_a_fresh_socket_does_not_answer_my_move(player: Any) -> None:
+    """A socket sends a full frame on connecting, read before the move: it
+    used to count as the move's answer (and made the test above flaky when
+    it arrived during it)."""
+    page = _alkort_turn(player)
+    wait_live(page)
+
+    resync = page.evaluate(IN_FLIGHT, {"firstSeat": "resync", "thenType": "stale"})
+
+    assert resync == {
+        "afterFirst": "pending",
+        "outcome": "rejected: stale",
+        "refused": [],
+    }
 
 
 # The socket lost while the network is away: the page falls back to REST and

@@ -293,9 +293,11 @@ export class TableClient extends EventTarget {
 
   // Does this state frame answer the move pending on the socket? It does when
   // it carries an event of this seat's after the seq the move was sent at, or
-  // replaces the whole view (a resync without events).
+  // replaces the whole view with a newer one (a resync without events). The
+  // full frame a socket sends on connecting, at the seq the move was sent at,
+  // does not: it was read before the move arrived.
   answers(frame, pending) {
-    if (frame.full) return true;
+    if (frame.full) return frame.seq > pending.expectedSeq;
     return (frame.events || []).some((event) => event.seq > pending.expectedSeq
       && event.seat !== null && event.seat === frame.seat);
   }
