@@ -1,8 +1,9 @@
 """Logging helpers shared by Django's settings and uvicorn's log config.
 
 * ``RedactSecrets``: a filter that blanks secret query parameters
-  (``?token=<key>`` and its kin), credential headers and WebSocket frames'
-  text in a record before any handler prints it. API
+  (``?token=<key>`` and its kin), the password of a URL
+  (``postgres://user:<password>@host``), credential headers and WebSocket
+  frames' text in a record before any handler prints it. API
   clients put their token on the WebSocket URL (docs/live-protocol.md), and
   uvicorn logs every request's path with its query string; a token is as good
   as a password (docs/security.md), so none may reach a log line.
@@ -38,6 +39,13 @@ _SECRET = re.compile(
 )
 
 
+#: A URL's password: what follows the user name up to the ``@`` before the
+#: host (``postgres://cardroom:<password>@db``, ``redis://:<password>@cache``).
+#: A password holding ``@``, ``/``, ``?`` or ``#`` must be percent-encoded in
+#: a URL, so none of them ends it early.
+_URL_PASSWORD = re.compile(r"(://[^\s/?#@:\"'<>]*:)[^\s/?#@\"'<>]+@")
+
+
 def _blank(match: re.Match[str]) -> str:
     # A value already blanked stays as it is, with what follows it (a query
     # value runs on over "," or ")", which may be the message's own text).
@@ -47,7 +55,10 @@ def _blank(match: re.Match[str]) -> str:
 
 
 def redact(text: str) -> str:
-    """``text`` with every secret parameter's value replaced by ``[redacted]``."""
+    """``text`` with every secret parameter's value and every URL's password
+    replaced by ``[redacted]``."""
+    if "://" in text:
+        text = _URL_PASSWORD.sub(rf"\1{REDACTED}@", text)
     return _SECRET.sub(_blank, text)
 
 
@@ -108,7 +119,8 @@ _TRACEBACKS = logging.Formatter()
 
 
 class RedactSecrets(logging.Filter):
-    """Replace secret query parameters' values with ``[redacted]``.
+    """Replace secret query parameters' values and URLs' passwords with
+    ``[redacted]``.
 
     Each of the record's arguments is cleaned (so a formatter that reads
     ``record.args``, like uvicorn's access formatter, sees clean values too).
@@ -125,7 +137,8 @@ class RedactSecrets(logging.Filter):
     At DEBUG, the ``websockets`` library's wire lines (``_wire_args``) keep a
     frame's kind and size but not its text, and a handshake's cookie and
     authorization headers show ``[redacted]``.
-    Attach it to handlers, so it sees what every logger under them sends.
+    Attach it to handlers, so it sees what every logger under them sends
+    (``redact_handlers`` for handlers made by code other than our settings).
     """
 
     def filter(self, record: logging.LogRecord) -> bool:
@@ -150,6 +163,16 @@ class RedactSecrets(logging.Filter):
         if record.stack_info:
             record.stack_info = redact(record.stack_info)
         return True
+
+
+def redact_handlers(*loggers: logging.Logger) -> None:
+    """Give each handler of ``loggers`` a ``RedactSecrets`` filter, unless it
+    has one: for handlers that something other than ``LOGGING`` installs
+    (Celery's worker and beat, ``config/celery.py``)."""
+    for logger in loggers:
+        for handler in logger.handlers:
+            if not any(isinstance(f, RedactSecrets) for f in handler.filters):
+                handler.addFilter(RedactSecrets())
 
 
 def traceback_without_values(exc: BaseException) -> str:

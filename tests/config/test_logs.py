@@ -139,14 +139,46 @@ def test_an_encoded_url_inside_a_query_is_redacted_too() -> None:
     assert rec.getMessage() == "GET /login/?next=%2Fws%2F%3Ftoken%3D[redacted]"
 
 
+@pytest.mark.parametrize(
+    ("url", "clean"),
+    [
+        (
+            "postgres://cardroom:s3cret@db:5432/cardroom",
+            "postgres://cardroom:[redacted]@db:5432/cardroom",
+        ),
+        ("redis://:s3cret@cache:6379/0", "redis://:[redacted]@cache:6379/0"),
+        ("amqp://guest:s3:cr%40et@mq//", "amqp://guest:[redacted]@mq//"),
+    ],
+)
+def test_a_urls_password_is_redacted(url: str, clean: str) -> None:
+    """A database or broker URL in a message (a worker's connection error, a
+    task's arguments): the user and host stay, for the operator."""
+    rec = filtered("connecting to %s failed", (url,))
+
+    assert rec.getMessage() == f"connecting to {clean} failed"
+    assert "s3" not in repr(rec.args)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "postgres://root@127.0.0.1:5432/cardroom",  # a user, no password
+        "http://127.0.0.1:8000/api/tables/?page=2",  # a port, not a password
+        "see http://h:80/x@y",  # "@" after the host
+    ],
+)
+def test_a_url_without_a_password_is_left_alone(text: str) -> None:
+    assert filtered(text).getMessage() == text
+
+
 def test_redaction_is_idempotent() -> None:
-    once = filtered("GET %s", ("/x?token=abc&auth=def",))
+    once = filtered("GET %s", ("redis://:pw@h/0 /x?token=abc&auth=def",))
     twice = filtered(once.msg, once.args)
 
     assert (
         twice.getMessage()
         == once.getMessage()
-        == "GET /x?token=[redacted]&auth=[redacted]"
+        == "GET redis://:[redacted]@h/0 /x?token=[redacted]&auth=[redacted]"
     )
 
 
