@@ -8,32 +8,41 @@ The answer names each dependency::
 * ``redis``: ``ok``, ``unreachable``, or ``not configured`` (no ``REDIS_URL``:
   the embedded default).
 * ``celery``: ``eager`` (tasks run in-process; there is no broker), ``ok`` (a
-  worker answered a ping through the broker), ``no workers`` (the broker is
-  reachable but no worker answered in time), or ``unreachable`` (the broker is
-  down).
+  worker consumes the queue tasks are sent to, ``CELERY_QUEUE``), ``no worker
+  on queue`` (workers answer, but none consumes that queue: tasks wait there),
+  ``no workers`` (the broker is reachable but no worker answered in time), or
+  ``unreachable`` (the broker refused, failed or did not answer in time).
 
 The status is 200 ``ok`` unless a configured dependency is unreachable, then
-503 ``degraded``. ``no workers`` is reported but does not fail the check: this
-web process still serves pages and queues tasks, which wait in the broker until
-a worker takes them. Failing it would let a load balancer or orchestrator take
-every web process out of service because of a worker problem; workers are
-watched by their own health check (see ``docker-compose.yml``).
+503 ``degraded``. ``no workers`` and ``no worker on queue`` are reported but
+do not fail the check: this web process still serves pages and queues tasks,
+which wait in the broker until a worker takes them. Failing it would let a
+load balancer or orchestrator take every web process out of service because
+of a worker problem; workers are watched by their own health check (see
+``docker-compose.yml``).
 
-Each probe takes at most ``HEALTH_CHECK_TIMEOUT`` seconds. The database's runs
-in a thread of its own and is reported ``unreachable`` once that time is up
-(waiting for a pooled connection would otherwise take ``DB_POOL_TIMEOUT``,
-connecting ``DB_CONNECT_TIMEOUT``); a probe still running then is waited on by
-the next request rather than started again.
+The database and Celery probes each run in a daemon thread of their own,
+started together, and the request waits for each a bounded time: the
+database's ``HEALTH_CHECK_TIMEOUT`` (waiting for a pooled connection would
+otherwise take ``DB_POOL_TIMEOUT``, connecting ``DB_CONNECT_TIMEOUT``),
+Celery's twice that (to connect, then to hear the workers), so a hung broker
+or database is reported ``unreachable`` instead of holding the request. A
+probe still running then is waited on by the next request rather than
+started again. The Celery probe talks to the broker on a connection of its
+own whose every socket operation gives up after ``HEALTH_CHECK_TIMEOUT``, so
+that it ends even when the broker never answers.
 
 A 503 is the probe's answer, not a server error: it is not logged per request
 (Django would log each as ``ERROR django.request``). A process logs one
 warning when its verdict changes (which dependency failed, and why) and one
-when it is ``ok`` again.
+when it is ``ok`` again. Passwords in those reasons are redacted.
 """
 
 import contextlib
 import logging
 import threading
+import time
+from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
@@ -41,6 +50,7 @@ import redis
 from django.conf import settings
 from django.db import connection
 from drf_spectacular.utils import extend_schema, inline_serializer
+from kombu import Connection
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
@@ -49,6 +59,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.celery import app as celery_app
+from config.logs import redact
 
 logger = logging.getLogger(__name__)
 
@@ -57,57 +68,96 @@ UNREACHABLE = "unreachable"
 NOT_CONFIGURED = "not configured"
 EAGER = "eager"
 NO_WORKERS = "no workers"
+NO_WORKER_ON_QUEUE = "no worker on queue"
 
 HEALTHY = {
     "database": {OK},
     "redis": {OK, NOT_CONFIGURED},
-    "celery": {OK, EAGER, NO_WORKERS},
+    "celery": {OK, EAGER, NO_WORKERS, NO_WORKER_ON_QUEUE},
 }
+
+#: How many ``HEALTH_CHECK_TIMEOUT``s the request waits for the Celery probe:
+#: one to reach the broker, one for the workers' answers.
+CELERY_WAIT = 2
 
 
 #: Why each unreachable dependency was last found so, for the log line.
 _reasons: dict[str, str] = {}
 
-_db_probe: Future[str] | None = None
-_db_lock = threading.Lock()
+
+def _reason(exc: BaseException) -> str:
+    """``exc`` for the log line, on one line, with any password redacted
+    (a connection error may quote a URL or a connection string)."""
+    return redact(repr(exc))
 
 
-def database_status() -> str:
-    """Run ``SELECT 1`` on the default database, within
-    ``HEALTH_CHECK_TIMEOUT`` (the module's doc)."""
-    global _db_probe
-    with _db_lock:
-        if _db_probe is None or _db_probe.done():
-            _db_probe = Future()
-            # A daemon thread: one stuck on a dead server never delays exit.
+_probes: dict[str, Future[str]] = {}
+_probes_lock = threading.Lock()
+
+
+def _probe(name: str, check: Callable[[], str]) -> Future[str]:
+    """``check`` running in a daemon thread (one stuck on a dead server never
+    delays the process's exit), or the one still running for ``name``."""
+    with _probes_lock:
+        probe = _probes.get(name)
+        if probe is None or probe.done():
+            probe = _probes[name] = Future()
             threading.Thread(
-                target=_database_probe,
-                args=(_db_probe,),
-                name="healthz-db",
+                target=_probe_run,
+                args=(name, check, probe),
+                name=f"healthz-{name}",
                 daemon=True,
             ).start()
-        probe = _db_probe
+    return probe
+
+
+def _probe_run(name: str, check: Callable[[], str], probe: Future[str]) -> None:
     try:
-        return probe.result(timeout=settings.HEALTH_CHECK_TIMEOUT)
+        status = check()
+    except Exception as exc:
+        _reasons[name] = _reason(exc)
+        status = UNREACHABLE
+    probe.set_result(status)
+
+
+def _probe_answer(probe: Future[str], wait: float) -> str | None:
+    """The probe's status, or None if it has not answered within ``wait``."""
+    try:
+        return probe.result(timeout=max(wait, 0.0))
     except TimeoutError:
-        _reasons["database"] = f"no answer within {settings.HEALTH_CHECK_TIMEOUT:g}s"
-        return UNREACHABLE
+        return None
 
 
-def _database_probe(probe: Future[str]) -> None:
+def database_status(
+    probe: Future[str] | None = None, started: float | None = None
+) -> str:
+    """Run ``SELECT 1`` on the default database (or take ``probe``, one
+    already started at ``started``), and wait for it until
+    ``HEALTH_CHECK_TIMEOUT`` after it started."""
+    timeout = settings.HEALTH_CHECK_TIMEOUT
+    if probe is None or started is None:
+        started, probe = time.monotonic(), _probe("database", _database_check)
+    status = _probe_answer(probe, started + timeout - time.monotonic())
+    if status is not None:
+        return status
+    _reasons["database"] = f"no answer within {timeout:g}s"
+    return UNREACHABLE
+
+
+def _database_check() -> str:
     """``SELECT 1`` on a connection of this thread's own, closed (given back
-    to the pool) afterwards; the answer goes to ``probe``."""
-    status = OK
+    to the pool) afterwards."""
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
     except Exception as exc:
-        _reasons["database"] = repr(exc)
-        status = UNREACHABLE
-    probe.set_result(status)
-    with contextlib.suppress(Exception):  # a broken one is dropped anyway
-        connection.close()
+        _reasons["database"] = _reason(exc)
+        return UNREACHABLE
+    finally:
+        with contextlib.suppress(Exception):  # a broken one is dropped anyway
+            connection.close()
+    return OK
 
 
 def redis_status() -> str:
@@ -121,37 +171,120 @@ def redis_status() -> str:
     try:
         client.ping()
     except (redis.RedisError, OSError) as exc:
-        _reasons["redis"] = repr(exc)
+        _reasons["redis"] = _reason(exc)
         return UNREACHABLE
     finally:
         client.close()
     return OK
 
 
-def celery_status() -> str:
-    """Ping Celery workers through the broker; the first reply is enough."""
+def celery_status(
+    probe: Future[str] | None = None, started: float | None = None
+) -> str:
+    """Ask the workers which queues they consume, through the broker (or
+    take ``probe``, one already started at ``started``); wait for the
+    answer until ``CELERY_WAIT`` timeouts after it started."""
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return EAGER
     timeout = settings.HEALTH_CHECK_TIMEOUT
-    try:
-        with celery_app.connection_for_write() as conn:
-            # One quick attempt: a probe must answer fast, not retry for minutes.
-            conn.ensure_connection(max_retries=1, interval_start=0, timeout=timeout)
-        replies = celery_app.control.ping(timeout=timeout, limit=1)
-    except Exception as exc:
-        # Which failure it was, for whoever reads the logs behind the probe
-        # (logged with the verdict, once per change: ``verdict_log``).
-        _reasons["celery"] = repr(exc)
-        return UNREACHABLE
-    return OK if replies else NO_WORKERS
+    if probe is None or started is None:
+        started, probe = time.monotonic(), _probe("celery", _celery_check)
+    status = _probe_answer(probe, started + CELERY_WAIT * timeout - time.monotonic())
+    if status is not None:
+        return status
+    _reasons["celery"] = f"no answer within {CELERY_WAIT * timeout:g}s"
+    return UNREACHABLE
+
+
+def _celery_check() -> str:
+    """Whether a worker consumes the queue tasks are sent to.
+
+    ``active_queues`` is the question Celery's ``inspect()`` asks, and the
+    first worker that names the queue ends the wait for answers. It is asked
+    here through the control mailbox bound to a connection of the probe's own,
+    whose sockets give up after ``HEALTH_CHECK_TIMEOUT``: ``inspect()`` would
+    send it through the app's producer pool, whose connections wait for the
+    broker without a limit, so a broker that accepts connections and never
+    answers would keep the probe (and every later one) forever.
+    """
+    timeout = settings.HEALTH_CHECK_TIMEOUT
+    queue = celery_app.conf.task_default_queue
+    with celery_app.connection_for_write(
+        transport_options={
+            "socket_connect_timeout": timeout,
+            "socket_timeout": timeout,
+        }
+    ) as conn:
+        # One quick attempt: a probe must answer fast, not retry for minutes.
+        conn.ensure_connection(max_retries=1, interval_start=0, timeout=timeout)
+        consumers = _queue_consumers(conn, queue, timeout)
+    if consumers.found:
+        return OK
+    if consumers.others:
+        _reasons["celery"] = (
+            f"no worker consumes {queue!r}; "
+            + ", ".join(sorted(consumers.others))
+            + " answered"
+        )
+        return NO_WORKER_ON_QUEUE
+    return NO_WORKERS
+
+
+class _Consumers:
+    """Who answered ``active_queues``: whether one consumes the queue, and
+    the others' names."""
+
+    def __init__(self, queue: str) -> None:
+        self.queue = queue
+        self.found = False
+        self.others: set[str] = set()
+
+    def heard(self, reply: dict[str, Any]) -> None:
+        for node, queues in reply.items():
+            names = {q.get("name") for q in queues if isinstance(q, dict)}
+            if self.queue in names:
+                self.found = True
+                raise _Found
+            self.others.add(node)
+
+
+class _Found(Exception):
+    """Ends the wait for answers at the first worker that consumes the queue."""
+
+
+def _queue_consumers(conn: Connection, queue: str, timeout: float) -> _Consumers:
+    """Broadcast ``active_queues`` on ``conn`` and listen for answers until
+    one worker consumes ``queue`` or none has answered for ``timeout``."""
+    mailbox = celery_app.control.mailbox(conn)
+    # Sent on ``conn`` itself, not through the app's producer pool (the
+    # docstring above): the bound copy is this probe's alone.
+    mailbox._producer_pool = None
+    mailbox.__dict__.pop("producer_pool", None)
+    consumers = _Consumers(queue)
+    with contextlib.suppress(_Found):
+        mailbox.multi_call(
+            "active_queues", {}, timeout=timeout, callback=consumers.heard
+        )
+    return consumers
 
 
 def health_report() -> dict[str, str]:
-    """Every dependency's status and the overall verdict."""
+    """Every dependency's status and the overall verdict.
+
+    The database and Celery probes start first, so that they run while
+    Redis is pinged, and the answer takes about the longest probe's time,
+    not their sum.
+    """
+    started = time.monotonic()
+    database = _probe("database", _database_check)
+    celery = (
+        None if settings.CELERY_TASK_ALWAYS_EAGER else _probe("celery", _celery_check)
+    )
+    redis_answer = redis_status()
     report = {
-        "database": database_status(),
-        "redis": redis_status(),
-        "celery": celery_status(),
+        "database": database_status(database, started),
+        "redis": redis_answer,
+        "celery": celery_status(celery, started),
     }
     healthy = all(report[name] in allowed for name, allowed in HEALTHY.items())
     return {"status": OK if healthy else "degraded", **report}

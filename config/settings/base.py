@@ -315,7 +315,8 @@ WEB_THREADS = env.int("WEB_THREADS", default=8)
 
 # --- Health check -----------------------------------------------------------
 
-# Seconds each /healthz probe (Redis ping, Celery worker ping) may take.
+# Seconds each /healthz probe (the database, Redis, the Celery workers) may
+# take; the request waits twice that for the Celery workers (docs/operations.md).
 HEALTH_CHECK_TIMEOUT = env.float("HEALTH_CHECK_TIMEOUT", default=1.0)
 
 # --- Auth -------------------------------------------------------------------

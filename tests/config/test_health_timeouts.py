@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Iterator
-from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
@@ -70,13 +69,13 @@ def test_a_probe_still_running_is_waited_on_not_started_again(
     release = threading.Event()
     started: list[int] = []
 
-    def stuck(probe: Future[str]) -> None:
+    def stuck() -> str:
         started.append(1)
         release.wait(10)
-        probe.set_result(health.OK)
+        return health.OK
 
-    monkeypatch.setattr(health, "_database_probe", stuck)
-    monkeypatch.setattr(health, "_db_probe", None)
+    monkeypatch.setattr(health, "_database_check", stuck)
+    monkeypatch.setattr(health, "_probes", {})
     with override_settings(HEALTH_CHECK_TIMEOUT=0.1):
         assert health.database_status() == health.UNREACHABLE
         assert health.database_status() == health.UNREACHABLE
