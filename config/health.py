@@ -34,8 +34,9 @@ that it ends even when the broker never answers.
 
 A 503 is the probe's answer, not a server error: it is not logged per request
 (Django would log each as ``ERROR django.request``). A process logs one
-warning when its verdict changes (which dependency failed, and why) and one
-when it is ``ok`` again. Passwords in those reasons are redacted.
+warning when its verdict changes (which dependency failed, and why: for the
+database, the last error connecting to it) and one when it is ``ok`` again.
+Passwords in those reasons are redacted.
 """
 
 import contextlib
@@ -60,6 +61,7 @@ from rest_framework.views import APIView
 
 from config.celery import app as celery_app
 from config.logs import redact
+from config.postgresql.base import last_connect_error
 
 logger = logging.getLogger(__name__)
 
@@ -140,19 +142,28 @@ def database_status(
     status = _probe_answer(probe, started + timeout - time.monotonic())
     if status is not None:
         return status
-    _reasons["database"] = f"no answer within {timeout:g}s"
+    reason = f"no answer within {timeout:g}s"
+    error = last_connect_error(connection)
+    if error is not None:
+        reason += f"; last connection error: {_reason(error)}"
+    _reasons["database"] = reason
     return UNREACHABLE
 
 
 def _database_check() -> str:
     """``SELECT 1`` on a connection of this thread's own, closed (given back
-    to the pool) afterwards."""
+    to the pool) afterwards.
+
+    When no pooled connection came in time, the pool's own last error
+    connecting says why, rather than the wait's.
+    """
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
     except Exception as exc:
-        _reasons["database"] = _reason(exc)
+        error = last_connect_error(connection) or exc
+        _reasons["database"] = _reason(error)
         return UNREACHABLE
     finally:
         with contextlib.suppress(Exception):  # a broken one is dropped anyway

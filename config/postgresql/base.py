@@ -15,6 +15,10 @@ use this backend wherever they would use Django's (``config/settings``).
 A thread that serves request after request (the HTTP handler's) also keeps
 the connection it borrowed between its requests, by the same test, instead
 of giving it back and borrowing again for each (``DatabaseWrapper``).
+
+The pool also remembers why its last attempt to connect failed
+(``RecordingPool``): a request that waited ``DB_POOL_TIMEOUT`` for a
+connection is only told that it waited, and ``/healthz`` says why.
 """
 
 from __future__ import annotations
@@ -46,6 +50,34 @@ def pool_check(conn: Any) -> None:
     is plainly healthy (the module's doc); raises as psycopg's does."""
     if not plainly_healthy(conn):
         ConnectionPool.check_connection(conn)
+
+
+class RecordingPool(ConnectionPool):
+    """psycopg's pool, keeping the error of its last failed attempt to
+    connect (``last_connect_error``) until an attempt succeeds.
+
+    The pool connects in its own threads and only logs why it could not;
+    whoever waits for a connection meanwhile gets a ``PoolTimeout`` that says
+    nothing of the server.
+    """
+
+    last_connect_error: Exception | None = None
+
+    def _connect(self, timeout: float | None = None) -> Any:
+        try:
+            conn = super()._connect(timeout)
+        except Exception as exc:
+            self.last_connect_error = exc
+            raise
+        self.last_connect_error = None
+        return conn
+
+
+def last_connect_error(wrapper: Any) -> Exception | None:
+    """Why the pool of Django's connection ``wrapper`` last failed to
+    connect, if it did and has not connected since; None without a pool."""
+    pool = getattr(wrapper, "pool", None)
+    return getattr(pool, "last_connect_error", None)
 
 
 #: How long a request thread keeps a borrowed connection between its
@@ -108,4 +140,8 @@ class DatabaseWrapper(base.DatabaseWrapper):
         # and takes no other; the pool keeps it as its ``_check``.
         if pool is not None and pool._check is ConnectionPool.check_connection:
             pool._check = pool_check
+        # Django builds psycopg's own class and takes no other: the same
+        # pool, made a RecordingPool as soon as Django has built it.
+        if type(pool) is ConnectionPool:
+            pool.__class__ = RecordingPool
         return pool
