@@ -28,9 +28,12 @@ import threading
 import time
 from typing import Any
 
+from django.db import OperationalError
 from django.db.backends.postgresql import base
 from psycopg.pq import ConnStatus, TransactionStatus
 from psycopg_pool import ConnectionPool
+
+from config.commands import DatabaseUnreachable, one_off_command
 
 
 def plainly_healthy(conn: Any) -> bool:
@@ -115,6 +118,17 @@ class DatabaseWrapper(base.DatabaseWrapper):
     def connect(self) -> None:
         super().connect()
         self._lent_at = time.monotonic()
+
+    def ensure_connection(self) -> None:
+        """Django's; in a one-off ``manage.py`` command, a connection that
+        cannot be opened is a ``DatabaseUnreachable``: one line saying where
+        the database is and why, not a traceback (``config/commands.py``)."""
+        try:
+            super().ensure_connection()
+        except OperationalError as exc:
+            if self.connection is None and one_off_command():
+                raise DatabaseUnreachable.from_error(self.settings_dict, exc) from exc
+            raise
 
     def close_if_unusable_or_obsolete(self) -> None:
         if self._keeps():

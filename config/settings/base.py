@@ -166,10 +166,15 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # request borrows an open connection instead of opening one (about 10 ms) and
 # its prepared statements live on; the pool replaces CONN_MAX_AGE.
 # DB_POOL_MAX_SIZE bounds the connections of one process (docs/performance.md).
+# A one-off manage.py command opens one connection, without a pool: with the
+# database down it fails at once, in one line (config/commands.py).
+from config.commands import one_off_command  # noqa: E402
+
 if (
     DATABASES["default"]["ENGINE"] == POSTGRESQL
     and env.bool("DB_POOL", default=True)
     and DATABASES["default"]["CONN_MAX_AGE"] == 0
+    and not one_off_command()
 ):
     DATABASES["default"]["OPTIONS"]["pool"] = {
         "min_size": env.int("DB_POOL_MIN_SIZE", default=1),
