@@ -23,11 +23,16 @@ MANAGE := $(BIN)/python manage.py
 ENV_FILE := $(or $(CARDROOM_ENV_FILE),.env)
 dotenv = $(shell sed -n 's/^[[:space:]]*$(1)[[:space:]]*=[[:space:]]*//p' $(ENV_FILE) 2>/dev/null \
 	| tail -n 1 | sed -e 's/^["'"'"']//' -e 's/["'"'"'][[:space:]]*$$//')
-UP_DATABASE_URL := $(or $(DATABASE_URL),$(call dotenv,DATABASE_URL),postgres://root@127.0.0.1:5432/cardroom)
+# The default names no user: libpq connects as its default (PGUSER, else the
+# operating system's user name), the role PostgreSQL usually has for you.
+UP_DATABASE_URL := $(or $(DATABASE_URL),$(call dotenv,DATABASE_URL),postgres://127.0.0.1:5432/cardroom)
 UP_REDIS_URL := $(or $(REDIS_URL),$(call dotenv,REDIS_URL),redis://127.0.0.1:6379/0)
 FULL_STACK := $(LOCAL) DATABASE_URL=$(UP_DATABASE_URL) REDIS_URL=$(UP_REDIS_URL)
 # The machine's own services are started only when the stack uses them.
-UP_LOCAL := $(findstring @127.0.0.1,$(UP_DATABASE_URL))$(findstring @localhost,$(UP_DATABASE_URL))$(findstring //127.0.0.1,$(UP_REDIS_URL))$(findstring //localhost,$(UP_REDIS_URL))
+# (A host follows the "@" of a user, or the "//" when no user is named.)
+UP_HOSTS := @127.0.0.1 @localhost //127.0.0.1 //localhost
+UP_LOCAL := $(strip $(foreach url,$(UP_DATABASE_URL) $(UP_REDIS_URL),\
+	$(foreach host,$(UP_HOSTS),$(findstring $(host),$(url)))))
 
 # mypy: the Django code as configured in pyproject.toml, plus rules/ (strict
 # there) once that package exists.

@@ -47,7 +47,9 @@ database_ensure() {
 }
 
 # `make up` and ad-hoc `manage.py` runs use this database; tests create their own.
-database_ensure postgres://root@127.0.0.1:5432/postgres cardroom
+# No user named: libpq's default (PGUSER, else this machine's user name), as for
+# `make up`'s default DATABASE_URL.
+database_ensure postgres://127.0.0.1:5432/postgres cardroom
 # `make up` passes the DATABASE_URL it runs on: one on this machine gets its
 # database too (else migrate would wait DB_POOL_TIMEOUT, then fail).
 if [ -n "${DATABASE_URL:-}" ]; then

@@ -57,6 +57,23 @@ def run_django_json(code: str, env: dict[str, str]) -> Any:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+def database_url(name: str | None = None) -> str:
+    """The URL of the test database (or of database ``name`` on its server),
+    for another process. It names a user (and password) only if the settings
+    do: without one, libpq connects as PGUSER, else the operating system's
+    user name, as the test settings' own default URL does."""
+    from urllib.parse import quote
+
+    from django.db import connection
+
+    s = connection.settings_dict
+    user = quote(s["USER"] or "", safe="")
+    if user and s["PASSWORD"]:
+        user += ":" + quote(s["PASSWORD"], safe="")
+    host = s["HOST"] or "127.0.0.1"
+    return f"postgres://{user + '@' if user else ''}{host}:{s['PORT'] or 5432}/{name or s['NAME']}"
+
+
 def pooled_test_database_env(**overrides: str) -> tuple[str, dict[str, str]]:
     """The test database's URL, and an environment in which a separate
     process opens it with the local settings' pool; skips off PostgreSQL."""
@@ -65,8 +82,7 @@ def pooled_test_database_env(**overrides: str) -> tuple[str, dict[str, str]]:
 
     if connection.vendor != "postgresql":
         pytest.skip("the pool is PostgreSQL's")
-    s = connection.settings_dict
-    url = f"postgres://{s['USER']}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+    url = database_url()
     env = clean_env(
         DJANGO_SETTINGS_MODULE="config.settings.local",
         DATABASE_URL=url,
@@ -152,7 +168,8 @@ def another_session() -> Any:
     params = connection.settings_dict
     return psycopg.connect(
         dbname=params["NAME"],
-        user=params["USER"],
+        user=params["USER"] or None,  # None: libpq's default user
+        password=params["PASSWORD"] or None,
         host=params["HOST"],
         port=params["PORT"],
     )

@@ -12,7 +12,8 @@ tree) do not drop each other's test databases.
 import hashlib
 import os
 
-os.environ.setdefault("DATABASE_URL", "postgres://root@127.0.0.1:5432/cardroom")
+# No user: libpq's default (PGUSER, else the operating system's user name).
+os.environ.setdefault("DATABASE_URL", "postgres://127.0.0.1:5432/cardroom")
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
 
 from .base import *  # noqa: E402, F403

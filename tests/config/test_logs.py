@@ -25,7 +25,14 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from config.logs import REDACTED, SECRET_PARAMETERS, RedactSecrets, checked_level
-from tests.helpers import REPO, clean_env, free_port, run_python, stop_process_group
+from tests.helpers import (
+    REPO,
+    clean_env,
+    database_url,
+    free_port,
+    run_python,
+    stop_process_group,
+)
 
 #: The start of every line of ours: Django's ``%(asctime)s %(levelname)s
 #: %(name)s: `` (``config/settings/base.py``).
@@ -427,7 +434,6 @@ def test_web_sh_logs_no_token_and_logs_like_django(tmp_path: Path) -> None:
     against the full stack (this test's PostgreSQL database, Redis, two
     uvicorn workers) with ``LOG_LEVEL=info`` in lowercase."""
     from django.conf import settings
-    from django.db import connection
     from websockets.sync.client import connect
 
     from games.models import Seat
@@ -438,13 +444,9 @@ def test_web_sh_logs_no_token_and_logs_like_django(tmp_path: Path) -> None:
     seat = Seat.objects.select_related("user").get()
     key = token_for(seat.user)
     other_key = token_for(UserFactory())
-    db = connection.settings_dict
     env = clean_env(
         DJANGO_SETTINGS_MODULE="config.settings.test",
-        DATABASE_URL=(
-            f"postgres://{db['USER'] or 'root'}@{db['HOST'] or '127.0.0.1'}"
-            f":{db['PORT'] or 5432}/{db['NAME']}"
-        ),
+        DATABASE_URL=database_url(),
         REDIS_URL=settings.REDIS_URL,
         PYTEST_XDIST_WORKER=settings.TEST_WORKER,  # this worker's Redis prefix
         WEB_WORKERS="2",
@@ -488,7 +490,6 @@ def test_web_sh_at_debug_logs_no_cookie_and_no_frame(tmp_path: Path) -> None:
     handshake header (a browser's session cookie) and each frame's text (a
     move, the seat's hand): neither is printed, the lines themselves are."""
     from django.conf import settings
-    from django.db import connection
     from websockets.sync.client import connect
 
     from games.models import Seat
@@ -498,13 +499,9 @@ def test_web_sh_at_debug_logs_no_cookie_and_no_frame(tmp_path: Path) -> None:
     SeatFactory()  # a person seated at a lobby table
     seat = Seat.objects.select_related("user").get()
     key = token_for(seat.user)
-    db = connection.settings_dict
     env = clean_env(
         DJANGO_SETTINGS_MODULE="config.settings.test",
-        DATABASE_URL=(
-            f"postgres://{db['USER'] or 'root'}@{db['HOST'] or '127.0.0.1'}"
-            f":{db['PORT'] or 5432}/{db['NAME']}"
-        ),
+        DATABASE_URL=database_url(),
         REDIS_URL=settings.REDIS_URL,
         PYTEST_XDIST_WORKER=settings.TEST_WORKER,
         WEB_WORKERS="1",

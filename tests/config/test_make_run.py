@@ -9,8 +9,10 @@ starts this machine's services only when it uses them.
 import hashlib
 import os
 import subprocess
+import sys
 import time
 import urllib.error
+from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
@@ -18,6 +20,9 @@ import pytest
 
 from tests.config.test_asgi import fetch_json
 from tests.helpers import REPO, clean_env, free_port, stop_process_group
+
+# This machine's server, as libpq's default user (PGUSER, else the OS user).
+MAINTENANCE_URL = "postgresql://127.0.0.1:5432/postgres"
 
 
 @pytest.mark.parametrize("host", ["0.0.0.0", "192.0.2.10", "::"])
@@ -134,11 +139,84 @@ def test_make_up_leaves_this_machines_services_alone_for_remote_ones(
     assert "scripts/prepare.sh" in plan  # demo admin only with DEBUG on
 
 
-def _services_up(database_url: str) -> subprocess.CompletedProcess[str]:
+def test_make_ups_default_database_names_no_user(tmp_path: Path) -> None:
+    """A machine whose PostgreSQL role is its user's own (not ``root``, as on
+    CI) runs ``make up`` as it is: libpq picks the user."""
+    plan = _make_up_plan({"CARDROOM_ENV_FILE": str(tmp_path / "none")})
+
+    assert "DATABASE_URL=postgres://127.0.0.1:5432/cardroom scripts/services-up.sh" in (
+        plan
+    )
+    assert "DATABASE_URL=postgres://127.0.0.1:5432/cardroom REDIS_URL=" in plan
+    assert "root@" not in plan
+
+
+@pytest.fixture
+def own_role() -> Iterator[str]:
+    """A PostgreSQL role of the test's own, allowed to log in and no more:
+    the role of a machine's user, named by PGUSER here."""
+    role = f"cardroom_up_{hashlib.sha256(str(REPO).encode()).hexdigest()[:8]}"
+    with psycopg.connect(MAINTENANCE_URL, autocommit=True) as conn:
+        conn.execute(f'DROP ROLE IF EXISTS "{role}"')
+        conn.execute(f'CREATE ROLE "{role}" LOGIN')
+    try:
+        yield role
+    finally:
+        with psycopg.connect(MAINTENANCE_URL, autocommit=True) as conn:
+            conn.execute(f'DROP ROLE IF EXISTS "{role}"')
+
+
+CURRENT_USER = (
+    "from django.db import connection\n"
+    "with connection.cursor() as cursor:\n"
+    "    cursor.execute('SELECT current_user')\n"
+    "    print(cursor.fetchone()[0])"
+)
+
+
+@pytest.mark.timeout(120)
+def test_make_ups_default_database_is_libpqs_default_users(
+    tmp_path: Path, own_role: str
+) -> None:
+    """The stack ``make up`` starts connects as libpq's default user."""
+    plan = _make_up_plan({"CARDROOM_ENV_FILE": str(tmp_path / "none")})
+    [url] = {
+        word.removeprefix("DATABASE_URL=")
+        for word in plan.split()
+        if word.startswith("DATABASE_URL=")
+    }
+
+    done = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-v", "0", "-c", CURRENT_USER],
+        cwd=REPO,
+        env=clean_env(
+            CARDROOM_VAR_DIR=str(tmp_path / "var"), DATABASE_URL=url, PGUSER=own_role
+        ),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == own_role
+
+
+@pytest.mark.timeout(120)
+def test_services_up_connects_as_libpqs_default_user() -> None:
+    """It names no user of its own: PGUSER (here a role that does not exist)
+    is the one it connects as, as the OS user would be without it."""
+    result = _services_up("", PGUSER="cardroom_no_such_role")
+
+    assert result.returncode != 0
+    assert 'role "cardroom_no_such_role" does not exist' in result.stderr
+
+
+def _services_up(database_url: str, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         ["scripts/services-up.sh"],
         cwd=REPO,
-        env=clean_env(DATABASE_URL=database_url),
+        env=clean_env(DATABASE_URL=database_url, **env),
         capture_output=True,
         text=True,
         timeout=120,
@@ -147,7 +225,7 @@ def _services_up(database_url: str) -> subprocess.CompletedProcess[str]:
 
 
 def _database_exists(name: str) -> bool:
-    with psycopg.connect("postgresql://root@127.0.0.1:5432/postgres") as conn:
+    with psycopg.connect(MAINTENANCE_URL) as conn:
         found = conn.execute(
             "SELECT 1 FROM pg_database WHERE datname = %s", [name]
         ).fetchone()
@@ -159,19 +237,15 @@ def test_services_up_creates_the_local_database_make_up_runs_on() -> None:
     # `make up` with DATABASE_URL naming a new database on this machine used
     # to wait DB_POOL_TIMEOUT in migrate and fail with a traceback.
     name = f"cardroom_up_{hashlib.sha256(str(REPO).encode()).hexdigest()[:8]}"
-    url = f"postgres://root@127.0.0.1:5432/{name}?sslmode=disable"
-    with psycopg.connect(
-        "postgresql://root@127.0.0.1:5432/postgres", autocommit=True
-    ) as conn:
+    url = f"postgres://127.0.0.1:5432/{name}?sslmode=disable"
+    with psycopg.connect(MAINTENANCE_URL, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
     try:
         first = _services_up(url)
         again = _services_up(url)
     finally:
         created = _database_exists(name)
-        with psycopg.connect(
-            "postgresql://root@127.0.0.1:5432/postgres", autocommit=True
-        ) as conn:
+        with psycopg.connect(MAINTENANCE_URL, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
 
     assert first.returncode == 0, first.stderr

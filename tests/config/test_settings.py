@@ -242,10 +242,11 @@ def test_test_settings_default_to_the_local_services() -> None:
     loaded = run_django_json(DUMP, env)
 
     assert loaded["db_engine"] == "config.postgresql"
+    # No user: libpq's default (PGUSER, else the OS user's name; root on CI).
     assert (loaded["db_host"], loaded["db_port"], loaded["db_user"]) == (
         "127.0.0.1",
         "5432",
-        "root",
+        "",
     )
     assert loaded["db_name"] == "cardroom"
     assert loaded["redis_url"] == "redis://127.0.0.1:6379/15"

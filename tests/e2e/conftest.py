@@ -27,6 +27,8 @@ from typing import Any
 import pytest
 from django.conf import settings
 
+from tests.helpers import database_url
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",
@@ -88,7 +90,8 @@ def _admin_sql(statement: str) -> None:
     with psycopg.connect(
         host=db["HOST"] or "127.0.0.1",
         port=db["PORT"] or 5432,
-        user=db["USER"] or "root",
+        user=db["USER"] or None,  # None: libpq's default user
+        password=db["PASSWORD"] or None,
         dbname="postgres",
         autocommit=True,
     ) as conn:
@@ -107,8 +110,7 @@ def live_env() -> Iterator[dict[str, str]]:
     name = f"test_{db['NAME']}_{settings.CHECKOUT_ID}_e2e_{settings.TEST_WORKER}"
     _admin_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     _admin_sql(f'CREATE DATABASE "{name}"')
-    host = db["HOST"] or "127.0.0.1"
-    url = f"postgres://{db['USER'] or 'root'}@{host}:{db['PORT'] or 5432}/{name}"
+    url = database_url(name)
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.test",

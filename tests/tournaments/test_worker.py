@@ -17,11 +17,10 @@ from collections.abc import Iterator
 
 import pytest
 from django.conf import settings
-from django.db import connection
 from django.test import override_settings
 
 from config.celery import app
-from tests.helpers import REPO, clean_env
+from tests.helpers import REPO, clean_env, database_url
 from tests.tournaments.factories import (
     TournamentFactory,
     enter,
@@ -40,8 +39,7 @@ QUEUE = f"tournaments-{settings.CHECKOUT_ID}-{settings.TEST_WORKER}"
 @pytest.fixture
 def worker() -> Iterator[subprocess.Popen[bytes]]:
     """A Celery worker (solo pool) on this test database and its own queue."""
-    db = connection.settings_dict
-    url = f"postgres://{db['USER'] or 'root'}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    url = database_url()
     process = subprocess.Popen(
         [
             sys.executable,

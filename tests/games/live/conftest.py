@@ -28,7 +28,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.helpers import REPO, clean_env, free_port
+from tests.helpers import REPO, clean_env, database_url, free_port
 
 WAIT = 10.0
 
@@ -39,7 +39,7 @@ def stack_env(db_name: str, redis_url: str, **extra: str) -> dict[str, str]:
 
     return clean_env(
         DJANGO_SETTINGS_MODULE="config.settings.test",
-        DATABASE_URL=f"postgres://root@127.0.0.1:5432/{db_name}",
+        DATABASE_URL=database_url(db_name),
         REDIS_URL=redis_url,
         CELERY_TASK_ALWAYS_EAGER="false",
         TASK_RUNNER="celery",
