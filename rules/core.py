@@ -254,14 +254,19 @@ class Game(ABC, Generic[S]):
         is given), check any given decks (:meth:`check_decks`), record
         ``match_started`` and add the game's :meth:`opening_events`. ``deck``
         is one deck or a list of decks, used for the first deals in order
-        instead of shuffles (tests and puzzles). Raises InvalidOptions.
+        instead of shuffles (tests and puzzles). Raises InvalidOptions, also
+        for a seed that is neither an int nor a string and a deck that is not
+        a list.
         """
         from rules import dealing
 
         opts = self.validate_options(options)
         self.validate_players(players, opts)
         opts = self.resolve_options(opts, players)
-        seed_text = dealing.seed_or_new(seed)
+        try:
+            seed_text = dealing.seed_or_new(seed)
+        except TypeError as exc:
+            raise InvalidOptions(str(exc)) from None
         decks = self.check_decks(deck, opts)
         first = match_started(
             self.name, players=players, options=opts, seed=seed_text, decks=decks
@@ -282,8 +287,12 @@ class Game(ABC, Generic[S]):
         from rules import dealing
 
         full = Counter(self.standard_deck(options))
+        try:
+            decks = dealing.normalise_decks(deck)
+        except TypeError as exc:
+            raise InvalidOptions(str(exc)) from None
         out = []
-        for i, given in enumerate(dealing.normalise_decks(deck), start=1):
+        for i, given in enumerate(decks, start=1):
             try:
                 cards = [self.deck_card(c) for c in given]
             except MalformedAction as exc:

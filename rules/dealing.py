@@ -205,9 +205,15 @@ class Chance:
 
 
 def normalise_decks(deck: Sequence[Any] | None) -> tuple[tuple[Any, ...], ...]:
-    """``start(deck=…)`` accepts one deck or a list of decks; return decks."""
+    """``start(deck=…)`` accepts one deck or a list of decks; return decks.
+
+    Raises TypeError for anything that is not a list (or tuple) of cards or of
+    decks; ``Game.start`` reports it as InvalidOptions.
+    """
     if deck is None:
         return ()
+    if not isinstance(deck, list | tuple):
+        raise TypeError("A given deck is a list of cards, or a list of decks")
     deck = list(deck)
     if deck and all(isinstance(d, list | tuple) for d in deck):
         return tuple(tuple(d) for d in deck)

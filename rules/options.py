@@ -224,10 +224,13 @@ def options_validate(
             f"The options are too large: at most {MAX_OPTIONS_BYTES} bytes of JSON"
         )
     known = {o.name: o for o in schema}
-    unknown = sorted(set(options) - set(known))
+    # Keys of mixed types (an int beside a string, from Python callers) cannot
+    # be sorted among themselves; their text can, so the message stays stable.
+    unknown = sorted((k for k in options if k not in known), key=repr)
     if unknown:
         raise InvalidOptions(
-            f"Unknown option {unknown[0]!r}; this game knows: {', '.join(sorted(known))}"
+            f"Unknown option {_shown(unknown[0])}; this game knows: "
+            f"{', '.join(sorted(known))}"
         )
     return {
         o.name: o.check(options[o.name]) if o.name in options else o.default

@@ -92,3 +92,32 @@ def test_any_json_action_is_accepted_or_refused_with_a_message(name, action, pic
             assert events
             for event in events:
                 state = game.evolve(state, event)
+
+
+@pytest.mark.parametrize("name", rules.GAMES)
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"deck": 5}, "A given deck is a list of cards, or a list of decks"),
+        ({"deck": "AS KS"}, "A given deck is a list of cards, or a list of decks"),
+        ({"seed": 1.5}, "A seed is an integer or a string"),
+        ({"seed": [1]}, "A seed is an integer or a string"),
+        ({"seed": True}, "A seed is an integer or a string"),
+    ],
+)
+def test_a_bad_seed_or_deck_is_refused_as_invalid_options(name, kwargs, message):
+    """``start`` refuses every bad input with InvalidOptions, never a TypeError."""
+    game = rules.get_game(name)
+    with pytest.raises(rules.InvalidOptions) as info:
+        game.start(players=2, **kwargs)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize("name", rules.GAMES)
+def test_unknown_option_names_of_mixed_types_are_refused_by_name(name):
+    """Options from Python may carry non-string keys; the refusal still names one."""
+    game = rules.get_game(name)
+    known = ", ".join(sorted(o.name for o in game.OPTIONS))
+    with pytest.raises(rules.InvalidOptions) as info:
+        game.validate_options({1: 2, "x": 3})
+    assert str(info.value) == f"Unknown option 'x'; this game knows: {known}"
