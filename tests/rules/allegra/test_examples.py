@@ -182,6 +182,7 @@ def example_5(options: dict):
 
 @pytest.mark.parametrize("to", BOTH)
 def test_example_5_run_of_four_plus_a_crossing_column(to):
+    c_before = area_sum(position(3, options=opts(to), **EXAMPLE_5), 2)
     state, events = example_5(opts(to))
     assert of_type(events, "drawn_card_swapped").payload["replaced"] == 8
     removed = of_type(events, "triples_removed").payload
@@ -196,6 +197,7 @@ def test_example_5_run_of_four_plus_a_crossing_column(to):
     assert sum(removed["cards"]) == 30
     assert grid_text(state, 0) == ["-- -- -- --", "(3) 0 -- (11)", "9 (4) -- -1"]
     piles(state, to, discard=(4, 8), removed=(5,) * 6)
+    assert area_sum(state, 2) == c_before - 5  # C's area loses A[0][3]'s 5 too
 
 
 def test_example_5_with_the_leftmost3_rule():
@@ -210,6 +212,7 @@ def test_example_5_with_the_leftmost3_rule():
         cell(0, 2, 2),
     ]
     assert grid_text(state, 0)[0] == "-- -- -- 5"
+    assert state.cards[idx(0, 0, 3)] == 5  # still in C's area
 
 
 # ---------------------------------------------------------------- Example 6
