@@ -492,3 +492,14 @@ def test_example_9_with_active_only_trigger_mode():
     )
     assert types(events)[-2:] == ["drawn_card_discarded", "turn_ended"]
     assert events[-1].payload == {"seat": 0, "next": 1}
+    # "B would play his next turn normally and trigger at its end, leaving A
+    # one final turn."
+    state, events = play(state, (1, {"type": "take_discard", "cell": cell(1, 0, 0)}))
+    assert of_type(events, "round_end_triggered").payload == {
+        "trigger": 1,
+        "final_turns": [0],
+        "forced": False,
+    }
+    assert events[-1].payload == {"seat": 1, "next": 0}
+    state, events = play(state, (0, {"type": "take_discard", "cell": cell(0, 0, 1)}))
+    assert of_type(events, "round_scored").payload["trigger"] == 1
