@@ -111,6 +111,8 @@ def dump(game: Any, state: Any) -> str:
     return json.dumps(game.dump_state(state), sort_keys=True)
 
 
+# Shrinking a failure replays many sequences; give it room on a busy machine.
+@pytest.mark.timeout(300)
 @pytest.mark.parametrize(
     ("name", "players", "options"),
     CONFIGS,
