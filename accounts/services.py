@@ -9,6 +9,7 @@ from rest_framework.authtoken.models import Token
 from accounts.errors import LoginRefused
 from accounts.models import USERNAME_TAKEN_MESSAGE, BotLevel, User, username_fold
 from accounts.receivers import credentials_revoked_on_commit
+from accounts.selectors import user_find
 
 DEMO_ADMIN_USERNAME = "admin"
 # Published in README.md on purpose: only ever created with DEBUG on.
@@ -125,10 +126,12 @@ def user_authenticate(
 ) -> User:
     """The person these credentials belong to, or ``LoginRefused``.
 
+    The name is matched whatever its case (``accounts.selectors.user_find``).
     Bot accounts are refused by name with their own code before any password
     is checked: the server plays them, nobody logs in as one.
     """
-    if User.objects.filter(username=username, is_bot=True).exists():
+    named = user_find(username=username)
+    if named is not None and named.is_bot:
         raise LoginRefused("bot_account", BOT_LOGIN_MESSAGE)
     user = authenticate(request, username=username, password=password)
     if not isinstance(user, User):

@@ -307,13 +307,13 @@ class HeadToHeadApi(StatsApi):
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         names = filters.validated_data
-        if names["a"] == names["b"]:
-            raise StatsError(
-                400, "same_player", "Head to head needs two different players."
-            )
         game = selectors.game_check(game=names["game"])
         a = selectors.user_get(username=names["a"])
         b = selectors.user_get(username=names["b"])
+        if a.pk == b.pk:  # "ada" and "Ada" are one player
+            raise StatsError(
+                400, "same_player", "Head to head needs two different players."
+            )
         found = selectors.head_to_head_get(a=a, b=b, game=game)
         return self.paginated(
             request,

@@ -27,6 +27,7 @@ from django.utils import timezone
 
 import rules
 from accounts.models import User
+from accounts.selectors import user_find
 from games.errors import NotFound
 from games.models import Table, TableStatus
 from stats.models import (
@@ -54,8 +55,9 @@ def game_check(*, game: str) -> str:
 
 
 def user_get(*, username: str) -> User:
-    """The account named ``username``; else ``NotFound("unknown_player")``."""
-    user = User.objects.filter(username=username).first()
+    """The account named ``username``, whatever the case of its letters
+    (``accounts.selectors.user_find``); else ``NotFound("unknown_player")``."""
+    user = user_find(username=username)
     if user is None:
         raise NotFound("unknown_player", f"There is no player named {username!r}.")
     return user

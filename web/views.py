@@ -12,7 +12,6 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
@@ -20,6 +19,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from rest_framework.authtoken.models import Token
 
 import rules
+from accounts.selectors import user_find
 from games import selectors
 from games.errors import TableError
 from games.routing import websocket_urlpatterns
@@ -162,7 +162,7 @@ def replay_frames(request: HttpRequest, table_id: int) -> JsonResponse:
 @friendly_404
 def player(request: HttpRequest, username: str) -> HttpResponse:
     """A player's ratings, rating history, statistics and recent matches."""
-    user = get_user_model().objects.filter(username__iexact=username).first()
+    user = user_find(username=username)
     if user is None:
         raise Http404(f"There is no player called {username!r}.")
     return _page(request, "player.html", "player", username=user.username)

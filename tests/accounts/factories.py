@@ -34,3 +34,14 @@ def token_for(user: Any) -> str:
     """The user's API token key (created on first use)."""
     token, _ = Token.objects.get_or_create(user=user)
     return str(token.key)
+
+
+def legacy_twin(of: User, username: str) -> User:
+    """A person whose name differs from ``of``'s only in case, as migration 0002
+    left such pairs: the later one's folded name marked with its id."""
+    twin = UserFactory()
+    User.objects.filter(pk=twin.pk).update(
+        username=username, username_folded=f"{of.username_folded}#{twin.pk}"
+    )
+    twin.refresh_from_db()
+    return twin

@@ -428,3 +428,36 @@ def test_register_takes_names_and_passwords_as_strings_only(
     assert response.status_code == 400
     assert response.json()["message"].endswith("Not a valid string.")
     assert not User.objects.exists()
+
+
+@pytest.mark.parametrize("path", ["/api/accounts/token/", "/api/accounts/login/"])
+def test_credentials_take_the_name_in_any_case(
+    api_client: APIClient, path: str
+) -> None:
+    user = UserFactory(username="Grace")
+
+    response = api_client.post(
+        path, {"username": "gRACE", "password": PASSWORD}, format="json"
+    )
+    wrong_case_password = api_client.post(
+        path, {"username": "grace", "password": PASSWORD.upper()}, format="json"
+    )
+
+    assert response.status_code == 200
+    if path == "/api/accounts/token/":
+        assert response.json() == {"token": token_for(user)}
+    else:
+        assert response.json()["username"] == "Grace"
+    assert wrong_case_password.status_code == 400
+
+
+def test_a_bot_is_refused_by_name_in_any_case(api_client: APIClient) -> None:
+    BotFactory(username="bot-house")
+
+    response = api_client.post(
+        "/api/accounts/token/",
+        {"username": "BOT-House", "password": "whatever-it-is"},
+        format="json",
+    )
+
+    assert (response.status_code, response.json()["code"]) == (403, "bot_account")

@@ -133,6 +133,15 @@ def test_unknown_player_answers_404(api_client, db, path):
     }
 
 
+def test_a_player_is_found_whatever_the_case_of_the_name(api_client, counted):
+    exact = api_client.get("/api/stats/players/p0/").json()
+    history = api_client.get("/api/stats/players/p0/ratings/alkort/").json()
+
+    assert api_client.get("/api/stats/players/P0/").json() == exact
+    assert api_client.get("/api/stats/players/P0/ratings/alkort/").json() == history
+    assert history["username"] == "p0"
+
+
 def test_player_has_ratings_per_game_and_statistics(api_client, counted):
     body = api_client.get("/api/stats/players/p0/").json()
 
@@ -180,6 +189,10 @@ def test_head_to_head(api_client, counted):
     body = api_client.get("/api/stats/head-to-head/?a=p0&b=p1&game=alkort").json()
 
     assert body["count"] == 2
+    assert (body["a"], body["b"]) == ("p0", "p1")
+    assert (
+        api_client.get("/api/stats/head-to-head/?a=P0&b=P1&game=alkort").json() == body
+    )
     summary = body["summary"]
     assert summary["matches"] == 2
     assert summary["a_ahead"] + summary["b_ahead"] + summary["level"] == 2
@@ -242,6 +255,7 @@ def test_head_to_head_reads_one_page_not_every_shared_table(
     [
         ("a=p0&game=alkort", 400, "invalid"),
         ("a=p0&b=p0&game=alkort", 400, "same_player"),
+        ("a=p0&b=P0&game=alkort", 400, "same_player"),
         ("a=p0&b=nobody&game=alkort", 404, "unknown_player"),
         ("a=p0&b=p1&game=poker", 404, "unknown_game"),
     ],

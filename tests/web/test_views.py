@@ -3,7 +3,7 @@
 import pytest
 from django.test import Client
 
-from tests.accounts.factories import UserFactory
+from tests.accounts.factories import UserFactory, legacy_twin
 from tests.tournaments.factories import TournamentFactory
 from tournaments.choices import TournamentStatus
 
@@ -52,6 +52,26 @@ def test_player_page_names_the_player_and_404s_for_nobody(client: Client) -> Non
     assert b'data-username="Ada"' in found.content
     assert missing.status_code == 404
     assert b"There is no player called &#x27;nobody&#x27;." in missing.content
+
+
+def test_player_page_of_a_legacy_twin_is_the_exact_spelling(client: Client) -> None:
+    ada = UserFactory(username="Ada")
+    legacy_twin(ada, "ada")
+
+    exact = client.get("/players/ada/")
+    other = client.get("/players/ADA/")
+
+    assert b'data-username="ada"' in exact.content
+    assert b'data-username="Ada"' in other.content
+
+
+def test_player_page_folds_case_beyond_ascii(client: Client) -> None:
+    UserFactory(username="straße")
+
+    response = client.get("/players/STRASSE/")
+
+    assert response.status_code == 200
+    assert 'data-username="straße"'.encode() in response.content
 
 
 @pytest.mark.parametrize(
