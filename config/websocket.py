@@ -35,39 +35,71 @@ def browser_origin_validator(application: Any) -> BrowserOriginValidator:
     return BrowserOriginValidator(application, allowed_hosts)
 
 
+#: Why a ``?token=`` was refused: ``(code, message)``, as HTTP answers the
+#: same key in ``Authorization: Token`` (``accounts.authentication``). The
+#: message is also the close frame's reason, which must fit in 123 bytes.
+TOKEN_EMPTY = (
+    "authentication_failed",
+    "The token parameter is empty. Send ?token=<key>, or no token to watch.",
+)
+TOKEN_REPEATED = ("authentication_failed", "Send one token parameter, not several.")
+TOKEN_INVALID = ("authentication_failed", "Invalid token.")
+TOKEN_INACTIVE = ("authentication_failed", "User inactive or deleted.")
+TOKEN_OF_A_BOT = (
+    "bot_account",
+    "Bot accounts are played by the server and cannot use the API.",
+)
+
+
 class TokenAuthMiddleware:
     """``?token=<key>`` on the WebSocket URL authenticates an API client.
 
     Runs inside ``AuthMiddlewareStack``: a valid token replaces the session's
-    user; an unknown token, or one of a bot account, leaves the connection
-    anonymous and sets ``scope["auth_error"]`` (the consumer then closes with
-    4401, see docs/live-protocol.md). Without the parameter the session (or
-    anonymity) stands.
+    user. A ``token`` parameter that names nobody (empty, given twice,
+    unknown, a bot's or an inactive person's) leaves the connection anonymous
+    and sets ``scope["auth_error"]`` to ``(code, message)``: the consumer then
+    closes with 4401 (docs/live-protocol.md). A client that sent a token meant
+    to play, so it is never let in as a spectator instead. Without the
+    parameter the session (or anonymity) stands.
     """
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
-        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        query = parse_qs(
+            scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True
+        )
         keys = query.get("token")
-        if keys:
-            user = await _token_user(keys[0])
+        if keys is not None:
+            if len(keys) > 1:
+                user, error = None, TOKEN_REPEATED
+            elif not keys[0]:
+                user, error = None, TOKEN_EMPTY
+            else:
+                user, error = await _token_user(keys[0])
             scope = dict(scope, user=user or AnonymousUser())
             if user is None:
-                scope["auth_error"] = "invalid_token"
+                scope["auth_error"] = error
             else:
                 scope["auth_by_token"] = True  # closed if the token is revoked
         return await self.inner(scope, receive, send)
 
 
 @database_sync_to_async
-def _token_user(key: str) -> Any:
+def _token_user(key: str) -> tuple[Any, tuple[str, str] | None]:
+    """The token's person, or None and why (``TOKEN_*``)."""
     # Imported here: this module is imported by tests before the app
     # registry is ready, and models need it.
     from rest_framework.authtoken.models import Token
 
+    if "\x00" in key:  # no token holds one, and PostgreSQL refuses it
+        return None, TOKEN_INVALID
     token = Token.objects.select_related("user").filter(key=key).first()
-    if token is None or not token.user.is_active or token.user.is_bot:
-        return None
-    return token.user
+    if token is None:
+        return None, TOKEN_INVALID
+    if not token.user.is_active:
+        return None, TOKEN_INACTIVE
+    if token.user.is_bot:
+        return None, TOKEN_OF_A_BOT
+    return token.user, None

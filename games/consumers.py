@@ -198,7 +198,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.seat, self.last_seq = None, None
         await self.accept()
         if self.scope.get("auth_error"):
-            await self.close(code=CLOSE_INVALID_TOKEN)
+            # The reason in an error frame too: not every server sends a
+            # close frame's reason (daphne drops it).
+            code, message = self.scope["auth_error"]
+            await self.send_json({"type": "error", "code": code, "message": message})
+            await self.close(code=CLOSE_INVALID_TOKEN, reason=message)
             return
         # Join the group before the first read: a move committed after that
         # read is then announced to us, one committed before is in the read.

@@ -9,6 +9,7 @@ Bot turns run inline (the test settings' ``TASK_RUNNER``).
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -28,7 +29,7 @@ from games.apis import ActionSubmitApi
 from games.consumers import TableConsumer
 from games.models import GameEvent, Seat, SeatConnection, Table
 from games.services import action_submit, table_leave
-from tests.accounts.factories import UserFactory, token_for
+from tests.accounts.factories import BotFactory, UserFactory, token_for
 from tests.games.tables import seat_users, table_started
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
@@ -109,18 +110,80 @@ def test_an_unknown_table_closes_with_4404() -> None:
     run(go)
 
 
-def test_an_unknown_token_closes_with_4401() -> None:
-    table, _ = two_people()
+def refusal(table_id: int, query: str) -> list[Any]:
+    """What a handshake with ``query`` receives: a frame, then the close."""
+    received: list[Any] = []
 
     async def go() -> None:
-        comm = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/?token=nope")
-        await comm.connect()
-        assert await comm.receive_output(WAIT) == {
-            "type": "websocket.close",
-            "code": 4401,
-        }
+        comm = WebsocketCommunicator(application, f"/ws/tables/{table_id}/?{query}")
+        connected, _ = await comm.connect(timeout=WAIT)
+        assert connected  # accepted, so that the close code reaches the client
+        sent = await comm.receive_output(WAIT)
+        assert sent["type"] == "websocket.send"
+        received.append(json.loads(sent["text"]))
+        received.append(await comm.receive_output(WAIT))
+        assert await comm.receive_nothing()
 
     run(go)
+    return received
+
+
+def refused_with(code: str, message: str) -> list[Any]:
+    return [
+        {"type": "error", "code": code, "message": message},
+        {"type": "websocket.close", "code": 4401, "reason": message},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("query", "code", "message"),
+    [
+        ("token=nope", "authentication_failed", "Invalid token."),
+        ("token=%00", "authentication_failed", "Invalid token."),
+        (
+            "token=",
+            "authentication_failed",
+            "The token parameter is empty. Send ?token=<key>, or no token to watch.",
+        ),
+        (
+            "token",
+            "authentication_failed",
+            "The token parameter is empty. Send ?token=<key>, or no token to watch.",
+        ),
+        (
+            "after=1&token=&x=1",
+            "authentication_failed",
+            "The token parameter is empty. Send ?token=<key>, or no token to watch.",
+        ),
+        (
+            "token=nope&token=",
+            "authentication_failed",
+            "Send one token parameter, not several.",
+        ),
+    ],
+)
+def test_a_token_that_names_nobody_closes_with_4401_and_why(
+    query: str, code: str, message: str
+) -> None:
+    """A client that sent a token meant to play: it is told, never let in to
+    watch as a spectator instead."""
+    table, _ = two_people()
+
+    assert refusal(table.pk, query) == refused_with(code, message)
+    assert not SeatConnection.objects.filter(table=table).exists()
+
+
+def test_a_bots_or_an_inactive_persons_token_closes_with_4401_and_why() -> None:
+    table, _ = two_people()
+    bot = token_for(BotFactory())
+    gone = UserFactory(is_active=False)
+
+    assert refusal(table.pk, f"token={bot}") == refused_with(
+        "bot_account", "Bot accounts are played by the server and cannot use the API."
+    )
+    assert refusal(table.pk, f"token={token_for(gone)}") == refused_with(
+        "authentication_failed", "User inactive or deleted."
+    )
 
 
 def test_a_spectator_gets_the_spectator_view_and_presence() -> None:
