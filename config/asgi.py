@@ -24,6 +24,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 django.setup(set_prefix=False)
 
 from config.handlers import OneHopASGIHandler  # noqa: E402
+from config.reason_phrases import reason_phrases_complete  # noqa: E402
+
+# Under daphne, a 429's status line says "Too Many Requests", not "Unknown
+# Status" (config/reason_phrases.py).
+reason_phrases_complete()
 
 # HTTP: Django's handler, the middleware chain and views in one thread hop
 # per request (config/handlers.py).
