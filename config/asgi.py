@@ -23,12 +23,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 # Set Django up before anything imports models (consumers, auth middleware).
 django.setup(set_prefix=False)
 
+from config.daphne_http import daphne_http_adjust  # noqa: E402
 from config.handlers import OneHopASGIHandler  # noqa: E402
-from config.reason_phrases import reason_phrases_complete  # noqa: E402
 
-# Under daphne, a 429's status line says "Too Many Requests", not "Unknown
-# Status" (config/reason_phrases.py).
-reason_phrases_complete()
+# Under daphne: a 429's status line says "Too Many Requests", and a form body
+# Twisted cannot parse reaches Django instead of a bare 400
+# (config/daphne_http.py).
+daphne_http_adjust()
 
 # HTTP: Django's handler, the middleware chain and views in one thread hop
 # per request (config/handlers.py).

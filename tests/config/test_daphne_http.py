@@ -1,12 +1,14 @@
-"""A throttled request over daphne, as ``make run`` serves: the status line
-says ``429 Too Many Requests``, not ``429 Unknown Status``
-(``config.reason_phrases``), with ``Retry-After`` and the error body."""
+"""daphne as ``make run`` serves, against Twisted's habits
+(``config.daphne_http``): a throttled request's status line says ``429 Too
+Many Requests`` (with ``Retry-After`` and the error body), and a form body
+Twisted cannot parse gets the API's JSON 400, not a bare one."""
 
 import http.client
 import json
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,27 +17,34 @@ from tests.helpers import REPO, clean_env, free_port, stop_process_group
 
 pytestmark = pytest.mark.timeout(120)
 
+Answer = tuple[int, str, dict[str, str], bytes]
 
-def answer(port: int) -> tuple[int, str, dict[str, str], bytes]:
+
+def request(
+    port: int, method: str, path: str, body: bytes | None = None, **headers: str
+) -> Answer:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
     try:
-        connection.request("GET", "/api/games/")
+        connection.request(method, path, body=body, headers=headers)
         response = connection.getresponse()
         return (
             response.status,
             response.reason,
             dict(response.getheaders()),
-            (response.read()),
+            response.read(),
         )
     finally:
         connection.close()
 
 
-def test_daphne_says_too_many_requests_with_retry_after(tmp_path: Path) -> None:
+@pytest.fixture
+def daphne(tmp_path: Path) -> Iterator[tuple[int, Path]]:
+    """daphne on the embedded default, a throwaway database, and an anonymous
+    throttle of three requests a minute; its port and log."""
     env = clean_env(
         DJANGO_SETTINGS_MODULE="config.settings.local",
         CARDROOM_VAR_DIR=str(tmp_path / "var"),
-        THROTTLE_ANON_RATE="1/minute",
+        THROTTLE_ANON_RATE="3/minute",
     )
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
@@ -44,8 +53,7 @@ def test_daphne_says_too_many_requests_with_retry_after(tmp_path: Path) -> None:
         check=True,
         timeout=60,
     )
-    port = free_port()
-    log = tmp_path / "daphne.log"
+    port, log = free_port(), tmp_path / "daphne.log"
     with log.open("wb") as out:
         server = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
@@ -61,16 +69,23 @@ def test_daphne_says_too_many_requests_with_retry_after(tmp_path: Path) -> None:
         while True:
             assert server.poll() is None, log.read_text()
             try:
-                first = answer(port)
+                # The first of the three requests a minute.
+                assert request(port, "GET", "/api/games/")[:2] == (200, "OK")
                 break
             except OSError:
                 assert time.monotonic() < deadline, log.read_text()
                 time.sleep(0.2)
-        status, reason, headers, body = answer(port)
+        yield port, log
     finally:
         stop_process_group(server)
 
-    assert first[:2] == (200, "OK")
+
+def test_a_throttled_request_says_too_many_requests(daphne: tuple[int, Path]) -> None:
+    port, log = daphne
+    answers = [request(port, "GET", "/api/games/") for _ in range(3)]
+
+    assert [a[:2] for a in answers[:2]] == [(200, "OK")] * 2
+    status, reason, headers, body = answers[2]
     assert (status, reason) == (429, "Too Many Requests")
     assert 1 <= int(headers["Retry-After"]) <= 60
     assert headers["Content-Type"] == "application/json"
@@ -78,3 +93,21 @@ def test_daphne_says_too_many_requests_with_retry_after(tmp_path: Path) -> None:
     assert error["code"] == "throttled"
     assert error["message"].startswith("Request was throttled. Expected available in")
     assert "429 Unknown Status" not in log.read_text()
+
+
+def test_a_form_body_twisted_cannot_parse_gets_the_apis_400(
+    daphne: tuple[int, Path],
+) -> None:
+    status, _, headers, answer = request(
+        daphne[0],
+        "POST",
+        "/api/accounts/register/",
+        b"x",
+        **{"Content-Type": "multipart/form-data"},  # and no boundary
+    )
+
+    assert (status, headers.get("Content-Type")) == (400, "application/json")
+    assert json.loads(answer) == {
+        "code": "parse_error",
+        "message": "Multipart form parse error - Invalid boundary in multipart: None",
+    }
