@@ -2,12 +2,13 @@
 
 Lists answer ``{"count", "next", "previous", "results"}``, 20 items a page by
 default and ``page_size`` up to 100. DRF's ``PageNumberPagination`` silently
-uses the default size for ``?page_size=abc``, so the OpenAPI schema (an
-integer) and the server would disagree: ``Pagination`` answers 400 for a value
-that is not a whole number and otherwise behaves as DRF's (no or a
-non-positive size: the default; over ``max_page_size``: the maximum). A
-``page`` that is not a whole number of at least 1 is a 400 too (DRF says 404
-"Invalid page."); a page past the last one stays a 404. ``page_serializer``
+uses the default size for ``?page_size=abc`` or ``0`` and the maximum for one
+past it, so the OpenAPI schema (an integer from 1 to the maximum) and the
+server would disagree: ``Pagination`` answers 400 for a size that is not a
+whole number from 1 to ``max_page_size`` (none, or an empty one: the
+default), as the tables' list always did. A ``page`` that is not a whole
+number of at least 1 is a 400 too (DRF says 404 "Invalid page."); a page past
+the last one stays a 404. ``page_serializer``
 names the page shape in the schema for a given item serializer, and
 ``page_parameters`` its query parameters for a view that paginates by hand,
 so the schema says what the API really sends (``tests/config/test_schema.py``).
@@ -24,8 +25,9 @@ from rest_framework.pagination import PageNumberPagination
 
 class CheckedPageNumberPagination(PageNumberPagination):
     """``PageNumberPagination`` with a 400 for a page or a page size that is
-    no integer, and for a page below 1 (DRF answers both pages 404, as if the
-    page were past the last one)."""
+    no integer, for a page below 1 (DRF answers both pages 404, as if the
+    page were past the last one) and for a page size outside 1 to
+    ``max_page_size`` (DRF quietly uses another)."""
 
     last_page_strings = ()  # "?page=last" is not in the schema: a number
 
@@ -52,11 +54,26 @@ class CheckedPageNumberPagination(PageNumberPagination):
         raw = request.query_params.get(name) if name else None
         if raw is not None and raw != "":
             try:
-                int(raw)
+                size = int(raw)
             except ValueError as exc:
                 raise ValidationError(
                     {name: ["A valid integer is required."]}, code="invalid"
                 ) from exc
+            if size < 1:
+                raise ValidationError(
+                    {name: ["Ensure this value is greater than or equal to 1."]},
+                    code="invalid",
+                )
+            if self.max_page_size is not None and size > self.max_page_size:
+                raise ValidationError(
+                    {
+                        name: [
+                            "Ensure this value is less than or equal to "
+                            f"{self.max_page_size}."
+                        ]
+                    },
+                    code="invalid",
+                )
         return super().get_page_size(request)
 
 
@@ -79,7 +96,7 @@ def page_parameters(pagination: type[PageNumberPagination]) -> list[OpenApiParam
         ),
         OpenApiParameter(
             "page_size",
-            int,
+            {"type": "integer", "minimum": 1, "maximum": pagination.max_page_size},
             description=f"Entries per page (default {pagination.page_size}, "
             f"up to {pagination.max_page_size}).",
         ),

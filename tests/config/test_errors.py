@@ -287,7 +287,7 @@ def test_application_errors_map_in_the_global_handler(
     assert response.json() == {"code": code, "message": message}
 
 
-def test_a_page_size_that_is_no_number_is_a_400() -> None:
+def test_a_page_size_that_is_no_number_from_1_to_the_maximum_is_a_400() -> None:
     class Pages(CheckedPageNumberPagination):
         page_size = 20
         page_size_query_param = "page_size"
@@ -301,4 +301,11 @@ def test_a_page_size_that_is_no_number_is_a_400() -> None:
 
     assert refused.value.detail == {"page_size": ["A valid integer is required."]}
     assert [size(""), size("page_size="), size("page_size=7")] == [20, 20, 7]
-    assert [size("page_size=0"), size("page_size=1000")] == [20, 100]
+    assert [size("page_size=1"), size("page_size=100")] == [1, 100]
+    for query, message in [
+        ("page_size=0", "Ensure this value is greater than or equal to 1."),
+        ("page_size=1000", "Ensure this value is less than or equal to 100."),
+    ]:
+        with pytest.raises(ValidationError) as refused:
+            size(query)
+        assert refused.value.detail == {"page_size": [message]}, query

@@ -1,6 +1,7 @@
 """Every paginated list reads ``page`` and ``page_size`` the same way: a value
-that is no whole number of at least 1 is a 400 that says so, a page past the
-last one a 404 (``config.pagination``), and the schema lists both."""
+that is no whole number of at least 1 (a size: from 1 to the list's maximum)
+is a 400 that says so, a page past the last one a 404 (``config.pagination``),
+and the schema lists both."""
 
 from typing import Any
 
@@ -17,6 +18,13 @@ LISTS = [
     "/api/stats/leaderboards/alkort/",
     "/api/stats/players/{user}/ratings/alkort/",
 ]
+#: Each list's largest page.
+MAX_PAGE_SIZE = {
+    "/api/tables/": 100,
+    "/api/tournaments/": 100,
+    "/api/stats/leaderboards/alkort/": 500,
+    "/api/stats/players/{user}/ratings/alkort/": 500,
+}
 
 
 @pytest.fixture
@@ -43,6 +51,47 @@ def test_a_page_that_is_no_page_number_is_a_400(
     assert response.status_code == 400, response.content
     assert response.json()["code"] == "invalid"
     assert response.json()["message"] == message
+
+
+@pytest.mark.parametrize("path", LISTS)
+def test_a_page_size_outside_one_to_the_maximum_is_a_400(
+    api_client: APIClient, user: Any, path: str
+) -> None:
+    """Not quietly the default or the maximum: the client asked for another."""
+    most = MAX_PAGE_SIZE[path]
+    path = path.format(user=user.username)
+    answers = {
+        size: api_client.get(path, {"page_size": size})
+        for size in ("0", "-3", str(most + 1), "abc")
+    }
+
+    assert {
+        size: (a.status_code, a.json()["message"]) for size, a in answers.items()
+    } == {
+        "0": (400, "page_size: Ensure this value is greater than or equal to 1."),
+        "-3": (400, "page_size: Ensure this value is greater than or equal to 1."),
+        str(most + 1): (
+            400,
+            f"page_size: Ensure this value is less than or equal to {most}.",
+        ),
+        "abc": (400, "page_size: A valid integer is required."),
+    }
+    for size in ("1", str(most), ""):
+        assert api_client.get(path, {"page_size": size}).status_code == 200, size
+
+
+def test_the_schema_bounds_every_page_size(api_client: APIClient) -> None:
+    paths = api_client.get("/api/schema/", {"format": "json"}).json()["paths"]
+
+    for path, most in MAX_PAGE_SIZE.items():
+        path = path.replace("{user}", "{username}").replace("alkort", "{game}")
+        [size] = [
+            p for p in paths[path]["get"]["parameters"] if p["name"] == "page_size"
+        ]
+        # Or an empty string (the default): config.schema allows every query
+        # parameter empty.
+        [number] = [s for s in size["schema"]["anyOf"] if s["type"] == "integer"]
+        assert (number["minimum"], number["maximum"]) == (1, most), path
 
 
 @pytest.mark.parametrize("path", LISTS)
