@@ -26,6 +26,7 @@ Two layers produce the shape:
 import logging
 from typing import Any
 
+from django.core.exceptions import DisallowedHost
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DatabaseError
@@ -151,6 +152,13 @@ def _first_error(detail: Any, path: tuple[str, ...] = ()) -> tuple[str, Any]:
     return ".".join(path), detail
 
 
+#: The 400 of a Host header that names none of ALLOWED_HOSTS. The header is
+#: not repeated: it is the client's, and may be anything.
+DISALLOWED_HOST_MESSAGE = (
+    "The Host header names no host this server answers to (ALLOWED_HOSTS)."
+)
+
+
 def bad_request(request: HttpRequest, exception: Exception) -> JsonResponse:
     """``handler400``: a malformed request (e.g. a bad Host header).
 
@@ -160,6 +168,10 @@ def bad_request(request: HttpRequest, exception: Exception) -> JsonResponse:
     if isinstance(exception, BODY_LIMIT_ERRORS):
         status, code, message = body_limit_error(exception)
         return JsonResponse(error_body(code, message), status=status)
+    if isinstance(exception, DisallowedHost):
+        return JsonResponse(
+            error_body("bad_request", DISALLOWED_HOST_MESSAGE), status=400
+        )
     return JsonResponse(error_body("bad_request", "Bad request."), status=400)
 
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import (
+    DisallowedHost,
     RequestDataTooBig,
     TooManyFieldsSent,
     TooManyFilesSent,
@@ -168,16 +169,18 @@ class BodyLimitMiddleware(SyncAndAsync):
         )
 
 
-class QuietSecurityFilter(logging.Filter):
-    """Drop the traceback from Django's security log of an over-limit body.
+#: What Django's security loggers report with a traceback, at ERROR, though
+#: the client is at fault: a body over the limits, a Host header that names
+#: none of ``ALLOWED_HOSTS`` (scanners send them all day).
+CLIENT_MISTAKES = (*BODY_LIMIT_ERRORS, DisallowedHost)
 
-    Django logs ``RequestDataTooBig`` and ``TooManyFieldsSent`` on the
-    ``django.security.*`` loggers with the full traceback; they are a client's
-    mistake, so one line (the message) is kept.
-    """
+
+class QuietSecurityFilter(logging.Filter):
+    """Log a client's mistake (``CLIENT_MISTAKES``) on Django's security
+    loggers as one WARNING line, the message, without the traceback."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.exc_info and isinstance(record.exc_info[1], BODY_LIMIT_ERRORS):
+        if record.exc_info and isinstance(record.exc_info[1], CLIENT_MISTAKES):
             record.exc_info = None
             record.exc_text = None
             record.levelno = logging.WARNING

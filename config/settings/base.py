@@ -458,10 +458,16 @@ LOGGING = {
         # parameters: token keys, seeds, hands (a table's cached state). No
         # level of LOG_LEVEL may print them (docs/operations.md, "Logs").
         "django.db.backends": {"level": "INFO"},
-        # An over-limit body is the client's mistake: one line, no traceback.
+        # An over-limit body or a Host header of another site is the client's
+        # mistake: one line, no traceback.
         **{
             f"django.security.{name}": {"filters": ["quiet_security"]}
-            for name in ("RequestDataTooBig", "TooManyFieldsSent", "TooManyFilesSent")
+            for name in (
+                "RequestDataTooBig",
+                "TooManyFieldsSent",
+                "TooManyFilesSent",
+                "DisallowedHost",
+            )
         },
     },
 }

@@ -258,11 +258,26 @@ def test_csrf_failure_is_in_the_error_shape() -> None:
     }
 
 
-def test_disallowed_host_is_a_json_400(client: Client) -> None:
-    response = client.get("/healthz", HTTP_HOST="evil.example")
+@pytest.mark.parametrize("host", ["evil.example", "%00", ""])
+def test_disallowed_host_is_a_json_400_logged_in_one_line(
+    client: Client, caplog: pytest.LogCaptureFixture, host: str
+) -> None:
+    """A scanner's Host header is the client's mistake: a clear 400, and one
+    WARNING line in the log, not an ERROR with a traceback."""
+    response = client.get("/healthz", HTTP_HOST=host)
 
     assert response.status_code == 400
-    assert response.json() == {"code": "bad_request", "message": "Bad request."}
+    assert response.json() == {
+        "code": "bad_request",
+        "message": "The Host header names no host this server answers to "
+        "(ALLOWED_HOSTS).",
+    }
+    [record] = [r for r in caplog.records if r.name.startswith("django.security")]
+    assert (record.levelname, record.exc_info, record.exc_text) == (
+        "WARNING",
+        None,
+        None,
+    )
 
 
 @pytest.mark.parametrize(
