@@ -6,18 +6,8 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.cards import card_name, spoken
 from tests.e2e.flows import create_table, move_done, seq, sign_up, wait_turn
-
-RANKS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "ten", "9": "nine"}
-RANKS |= {"8": "eight", "7": "seven", "6": "six", "5": "five", "4": "four"}
-RANKS |= {"3": "three", "2": "two"}
-SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-
-
-def spoken(card: str) -> str:
-    """A card as a screen reader should hear it: "QH" → "queen of hearts"."""
-    return f"{RANKS[card[0]]} of {SUITS[card[1]]}"
-
 
 # Everything the announcer says, kept: a later burst of moves replaces its text.
 RECORD = """() => {
@@ -61,10 +51,12 @@ def test_cards_are_named_focus_stays_on_the_table_and_moves_are_read_out(
         )
         assert names == [f"{view['hand_sizes'][seat]} face-down cards"]
 
-    # The seat's own cards are toggle buttons named in words.
+    # The seat's own cards are toggle buttons named first by what they show,
+    # then in words.
     hand = page.get_by_role("group", name="Your hand")
     for card in view["hand"]:
-        button = hand.get_by_role("button", name=spoken(card), exact=True)
+        name = card_name(card, "pick to exchange")
+        button = hand.get_by_role("button", name=name, exact=True)
         assert button.get_attribute("aria-pressed") == "false"
 
     # Focus on the board, Tab: the first hand card; Enter picks it.
@@ -72,14 +64,16 @@ def test_cards_are_named_focus_stays_on_the_table_and_moves_are_read_out(
     page.keyboard.press("Tab")
     assert focused_key(page) == f"hand-{view['hand'][0]}"
     page.keyboard.press("Enter")
-    first = hand.get_by_role("button", name=spoken(view["hand"][0]), exact=True)
+    picked = card_name(view["hand"][0], "pick to exchange")
+    first = hand.get_by_role("button", name=picked, exact=True)
     assert first.get_attribute("aria-pressed") == "true"
     assert (
         focused_key(page) == f"hand-{view['hand'][0]}"
     )  # still there after the redraw
     swap = page.get_by_role("group", name="Table cards").get_by_role("button").first
-    assert swap.get_attribute("aria-label").startswith(
-        f"Swap {spoken(view['hand'][0])} for "
+    target = view["table"][0]
+    assert swap.get_attribute("aria-label") == card_name(
+        target, f"swap your {spoken(view['hand'][0])} for it"
     )
     page.keyboard.press("Enter")  # unpick
 

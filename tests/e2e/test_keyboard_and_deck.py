@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.cards import card_name
 from tests.e2e.flows import create_table, move_done, seq, sign_up, wait_turn
 
 
@@ -27,7 +28,7 @@ def test_keyboard_alone_picks_cards_and_plays_moves(player: Any) -> None:
     card = picked.get_attribute("data-card")
     targets = page.locator(".table-cards button.card-slot")
     assert targets.count() == 3
-    assert targets.first.get_attribute("aria-label").startswith("Swap ")
+    assert targets.first.get_attribute("aria-label").endswith(" for it")
     targets.first.focus()
     before = seq(page)
     page.keyboard.press("Enter")
@@ -101,3 +102,8 @@ def test_the_32_card_deck_names_its_cards_in_czech(player: Any) -> None:
     )
     first = page.locator(f".hand svg[data-card='{hand[0]}'] title")
     assert first.text_content().startswith(f"{names[hand[0]]} (")
+    # A hand card's button says what the card shows, then its Czech name.
+    button = page.locator(f".hand button[data-card='{hand[0]}']")
+    assert button.get_attribute("aria-label") == card_name(
+        hand[0], "pick to exchange", czech=names[hand[0]]
+    )

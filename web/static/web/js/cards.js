@@ -55,7 +55,11 @@ function frame(root, extra) {
   }));
 }
 
-// A French card: rank and suit in two corners, a large suit in the middle.
+// A French card: its index (rank over suit) in the top corner, a large suit in
+// the middle and a small one, upside down, in the bottom corner. The rank is
+// written once: a card button's name starts with the text the card shows
+// ("J♦, jack of diamonds: play"), so that a person who sees "J" can say it to
+// speech control, and a second "J" drawn on the card would not be in the name.
 export function frenchCard(card, { czech } = {}) {
   const root = svg("svg", {
     viewBox: "0 0 60 84", class: `card suit-${card[1]}`, role: "img",
@@ -67,15 +71,15 @@ export function frenchCard(card, { czech } = {}) {
   const small = rank.length > 1 ? 17 : 20;
   root.append(svg("text", { x: 6, y: 22, class: "card-rank", "font-size": small }, rank));
   root.append(svg("text", { x: 6, y: 40, class: "card-suit-small", "font-size": 17 }, suitSymbol(card)));
-  root.append(svg("text", { x: 36, y: 66, class: "card-suit-big", "font-size": 34, "text-anchor": "middle" }, suitSymbol(card)));
-  const corner = svg("text", {
-    x: 54, y: 78, class: "card-rank", "font-size": small - 4, "text-anchor": "end",
-  }, rank + suitSymbol(card));
-  root.append(corner);
+  root.append(svg("text", { x: 36, y: 62, class: "card-suit-big", "font-size": 34, "text-anchor": "middle" }, suitSymbol(card)));
+  root.append(svg("text", {
+    x: 48, y: 77, class: "card-suit-small", "font-size": 17, "text-anchor": "middle",
+    transform: "rotate(180 48 71)",
+  }, suitSymbol(card)));
   return root;
 }
 
-// An Allegra card: its value, big, on a band of colour (low is good).
+// An Allegra card: its value, big, once, on a band of colour (low is good).
 export function numberCard(value) {
   const band = value <= 0 ? "v-neg" : value <= 3 ? "v-low" : value <= 7 ? "v-mid" : value <= 9 ? "v-high" : "v-top";
   const root = svg("svg", {
@@ -83,9 +87,8 @@ export function numberCard(value) {
     "aria-label": `card ${value}`, "data-value": String(value),
   });
   frame(root, "number-face");
+  root.append(svg("rect", { x: 6, y: 6, width: 48, height: 72, rx: 4, class: "number-inner" }));
   root.append(svg("text", { x: 30, y: 56, class: "card-number", "font-size": 34, "text-anchor": "middle" }, String(value)));
-  root.append(svg("text", { x: 6, y: 17, class: "card-number-small", "font-size": 13 }, String(value)));
-  root.append(svg("text", { x: 54, y: 78, class: "card-number-small", "font-size": 13, "text-anchor": "end" }, String(value)));
   return root;
 }
 

@@ -69,7 +69,7 @@ function board(ctx) {
       return cardButton(card, {
         czech: ctx.czech,
         key: `take-${card}`,
-        label: swap ? `Swap ${name(selected)} for ${name(card)}` : undefined,
+        does: swap ? `swap your ${name(selected)} for it` : undefined,
         onpick: swap ? () => ctx.act(flag(swap)) : null,
         extraClass: swap ? "target" : "",
       });
@@ -98,6 +98,7 @@ function board(ctx) {
       el("div", { class: "cards-row hand", role: "group", "aria-label": "Your hand" }, v.hand.map((card) => cardButton(card, {
         czech: ctx.czech,
         key: `hand-${card}`,
+        does: usable.has(card) ? "pick to exchange" : undefined,
         selected: usable.has(card) ? selected === card : undefined,
         onpick: usable.has(card) ? pick(card) : null,
         extraClass: usable.has(card) && !selected ? "target" : "",

@@ -113,7 +113,7 @@ function board(ctx) {
       const action = play || keep;
       return cardButton(card, {
         key: `hand-${card}`,
-        label: play ? `Play ${cardName(card)}` : keep ? `Exchange, keeping ${cardName(card)}` : undefined,
+        does: play ? "play" : keep ? "keep it, exchange the rest" : undefined,
         onpick: action ? () => ctx.act(action) : null,
         extraClass: action ? "target" : "",
       });

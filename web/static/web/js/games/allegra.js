@@ -63,10 +63,12 @@ function cellActions(ctx) {
   return byCell;
 }
 
-const VERBS = {
-  reveal: "Reveal", take_discard: "Take the discard into", swap: "Swap the drawn card into",
-  discard: "Discard the drawn card and flip", place: "Place the gift at", take: "Take the card at",
-  put: "Put the card at",
+// What pressing a cell does, said after the cell ("5, your row 1, column 2:
+// swap the drawn card in"): the name starts with what the cell shows.
+const DOES = {
+  reveal: "reveal it", take_discard: "take the discard here", swap: "swap the drawn card in",
+  discard: "discard the drawn card and flip this one", place: "place the gift here",
+  take: "take this card", put: "put the card here",
 };
 
 let effectiveMode = "swap"; // the mode in force for this drawing
@@ -82,7 +84,8 @@ function cellNode(ctx, cell, value, actions, removed) {
   const action = pickAction(actions);
   const k = key(cell);
   let picture;
-  let label;
+  let label; // the cell in words
+  let shown; // what the cell shows: the start of a button's name
   if (value === "down") {
     picture = cardBack("face-down card");
     label = "face-down card";
@@ -93,6 +96,7 @@ function cellNode(ctx, cell, value, actions, removed) {
   } else {
     picture = numberCard(value);
     label = `card ${value}`;
+    shown = String(value);
   }
   const classes = ["cell", cell.col === 3 ? "shared" : "", inMyArea(ctx, cell) ? "mine" : "",
     ctx.view.face_down && ctx.view.face_down.includes(k) ? "was-down" : "",
@@ -111,7 +115,7 @@ function cellNode(ctx, cell, value, actions, removed) {
     type: "button",
     class: `card-slot pickable target ${classes.join(" ")}`,
     style,
-    "aria-label": `${VERBS[action.type] || action.type} ${cellText(ctx, cell)} (${label})`,
+    "aria-label": `${shown || label}, ${cellText(ctx, cell)}: ${DOES[action.type] || action.type}`,
     dataset: { cell: k, key: `cell-${k}` },
     onclick: () => ctx.act(action),
   }, picture);

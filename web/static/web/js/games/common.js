@@ -24,13 +24,24 @@ export function actionButton(ctx, label, action, { key, hint, primary } = {}) {
   }, label);
 }
 
-// A card that can be pressed (with the keyboard too): `onpick` runs on press.
-// Its name is the card in words ("queen of hearts"), or what pressing it does;
-// a card picked and unpicked (`selected` true or false) is a toggle button.
-// A card that cannot be pressed is a picture named by the card, or `label`.
-export function cardButton(card, { label, onpick, selected, czech, key, extraClass } = {}) {
+// A card button's name: first what the card shows ("J♦", WCAG's label in
+// name: a speech-control user says what they see), then the card in words
+// (Czech name first with the 32-card deck), then what pressing it does:
+// "J♦, jack of diamonds: play". A face-down card shows no text.
+export function cardLabel(card, { czech, does } = {}) {
+  let shown;
+  if (card === null || card === undefined) shown = "face-down card";
+  else if (typeof card === "number") shown = String(card);
+  else shown = `${cardText(card)}, ${cardName(card, czech)}`;
+  return does ? `${shown}: ${does}` : shown;
+}
+
+// A card that can be pressed (with the keyboard too): `onpick` runs on press,
+// and `does` says what pressing does ("play"); a card picked and unpicked
+// (`selected` true or false) is a toggle button. A card that cannot be
+// pressed is a picture named by the card, or `label`.
+export function cardButton(card, { label, does, onpick, selected, czech, key, extraClass } = {}) {
   const picture = cardPicture(card, { czech });
-  const text = label || (card === null ? "face-down card" : cardName(card, czech));
   if (!onpick) {
     if (label) picture.setAttribute("aria-label", label);
     return el("span", { class: `card-slot ${extraClass || ""}`, dataset: { card: card ?? "" } }, picture);
@@ -40,7 +51,7 @@ export function cardButton(card, { label, onpick, selected, czech, key, extraCla
   return el("button", {
     type: "button",
     class: `card-slot pickable${selected ? " selected" : ""} ${extraClass || ""}`,
-    "aria-label": text,
+    "aria-label": cardLabel(card, { czech, does }),
     "aria-pressed": selected === undefined ? undefined : String(Boolean(selected)),
     dataset: { card: card ?? "", key: key || `card-${card}` },
     onclick: onpick,
