@@ -46,3 +46,22 @@ def test_the_player_facing_rules_win_over_the_engine_reference() -> None:
 
     assert rules_source("allegra") == expected
     assert rules_html("chess") is None
+
+
+def test_wide_tables_and_code_scroll_in_boxes_a_keyboard_can_reach() -> None:
+    """On a phone a rules table or code block is wider than the page: it
+    scrolls in its own box, which takes focus so the keyboard can scroll it
+    (axe's scrollable-region-focusable), and a table's box is named."""
+    alkort = rules_html("alkort") or ""
+    allegra = rules_html("allegra") or ""
+
+    assert alkort.count("<table>") == alkort.count('<div aria-label="Table: '), (
+        "every table sits in a named box"
+    )
+    assert '<div aria-label="Table: ' in alkort
+    box = alkort[alkort.index('<div aria-label="Table: ') :].split(">", 1)[0]
+    assert 'class="table-scroll"' in box
+    assert 'role="group"' in box
+    assert 'tabindex="0"' in box
+    assert "<pre>" not in allegra
+    assert '<pre tabindex="0">' in allegra

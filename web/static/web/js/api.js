@@ -100,6 +100,13 @@ export function emptyState(text) {
   return el("p", { class: "empty" }, text);
 }
 
+// A wide table in a box of its own that scrolls sideways when the table is
+// wider than its panel (a phone), so the page never does. The box takes focus,
+// so that a keyboard can scroll it too, and is named by `label`.
+export function scrollBox(label, table) {
+  return el("div", { class: "table-scroll", tabindex: "0", role: "group", "aria-label": label }, table);
+}
+
 export function plural(count, word) {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }

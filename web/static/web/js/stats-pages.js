@@ -3,7 +3,7 @@
 // game's figures as tiles and lists, the opener's results beside their fair
 // share. A 404 (an unknown player, or a server without the stats API) shows a
 // friendly empty state.
-import { api, el, emptyState, games, plural, results, timeAgo } from "./api.js";
+import { api, el, emptyState, games, plural, results, scrollBox, timeAgo } from "./api.js";
 import { barChart, lineChart } from "./chart.js";
 
 const page = document.body.dataset.page;
@@ -136,7 +136,7 @@ function firstPlayerTable(byPlayers) {
   if (!rows.length) return null;
   return el("section", { class: "panel" }, el("h2", {}, "Does opening help?"),
     el("p", { class: "hint" }, "How often the player who opens the match wins it, against the share each player would win if opening made no difference (the mark)."),
-    el("div", { class: "table-scroll" }, el("table", { class: "scores", id: "first-player" },
+    scrollBox("Opener's results", el("table", { class: "scores", id: "first-player" },
       el("thead", {}, el("tr", {}, ["Players", "Matches", "Opener won", "", "Fair share", "Opener's average place"].map((h) => el("th", {}, h)))),
       el("tbody", {}, rows.map(([players, row]) => el("tr", {},
         el("th", {}, players), el("td", {}, fmt(row.matches)),
@@ -232,7 +232,7 @@ async function leaderboard() {
     main.replaceChildren(el("section", { class: "panel" }, emptyState("No rated players yet: play a rated match to appear here.")));
     return;
   }
-  main.replaceChildren(el("section", { class: "panel" }, el("div", { class: "table-scroll" }, el("table", { class: "scores", id: "leaderboard" },
+  main.replaceChildren(el("section", { class: "panel" }, scrollBox("Leaderboard", el("table", { class: "scores", id: "leaderboard" },
     el("thead", {}, el("tr", {}, ["#", "Player", "Rating", "μ", "σ", "Matches"].map((h) => el("th", {}, h)))),
     el("tbody", {}, rows.map((row, i) => el("tr", {},
       el("td", {}, String(row.rank ?? i + 1)),

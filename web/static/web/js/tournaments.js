@@ -2,7 +2,7 @@
 // with links to their tables (/api/tournaments/…, docs/tournaments.md,
 // "Players' API"). A person registers or withdraws here while registration
 // is open; organisers run everything else from the admin.
-import { api, currentUser, el, emptyState, games, plural, results, showError } from "./api.js";
+import { api, currentUser, el, emptyState, games, plural, results, scrollBox, showError } from "./api.js";
 
 const root = document.getElementById("tournaments-root");
 const id = root.dataset.tournament;
@@ -85,7 +85,7 @@ function standingsTable(t) {
     ["Wins", (s) => String(s.wins)],
   ];
   if (standings.some((s) => s.byes)) columns.push(["Byes", (s) => String(s.byes)]);
-  return el("div", { class: "table-scroll" }, el("table", { class: "scores", id: "standings" },
+  return scrollBox("Standings", el("table", { class: "scores", id: "standings" },
     el("thead", {}, el("tr", {}, ["#", "Player", t.team_event ? "Team" : null, ...columns.map(([h]) => h)].filter(Boolean).map((h) => el("th", {}, h)))),
     el("tbody", {}, standings.map((s) => el("tr", { class: s.withdrawn ? "withdrawn" : null },
       el("td", {}, String(s.rank)),

@@ -1,6 +1,6 @@
 // Pieces the three game renderers share: action buttons, card buttons, and
 // reading the seat's legal actions (the only moves the page ever offers).
-import { el } from "../api.js";
+import { el, scrollBox } from "../api.js";
 import { cardBack, cardName, cardPicture, cardText } from "../cards.js";
 
 export function legalOf(ctx, type) {
@@ -85,11 +85,10 @@ export function cardList(cards) {
   return (cards || []).map(cardText).join(" ");
 }
 
-// A score table in a box of its own that scrolls sideways when the table is
-// wider than its panel (a long match's columns, a phone), so the page never does.
-// It takes focus, so that a keyboard can scroll it as well.
+// A score table, in a box that scrolls sideways when a long match's columns
+// are wider than its panel.
 export function scoreTable(headers, rows) {
-  return el("div", { class: "table-scroll", tabindex: "0", role: "group", "aria-label": "Scores" }, el("table", { class: "scores" },
+  return scrollBox("Scores", el("table", { class: "scores" },
     el("thead", {}, el("tr", {}, headers.map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, rows.map((row) => el("tr", {}, row.map((cell, i) =>
       i === 0 ? el("th", { scope: "row" }, cell) : el("td", {}, cell)))))));
