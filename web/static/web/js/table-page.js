@@ -279,14 +279,20 @@ function renderSummary(ctx) {
   }
 }
 
+// The match-over dialog. Opened, it puts focus on "See the table" (not on the
+// first focusable thing in it, the score table's scroll box); closed, by that
+// button or Escape, focus goes back to the board.
+const resultDialog = document.getElementById("result");
+resultDialog.addEventListener("close", () => board.focus());
+
 function renderResult(ctx) {
   const finished = ctx.table.status === "finished" || (ctx.view && ctx.view.outcome);
   document.getElementById("replay-link").hidden = !finished;
   if (!finished || !ctx.view || resultShown) return;
   resultShown = true;
-  const dialog = document.getElementById("result");
   document.getElementById("result-body").replaceChildren(renderer.result(ctx));
-  if (typeof dialog.showModal === "function") dialog.showModal();
+  resultDialog.showModal();
+  resultDialog.querySelector("button[value=close]").focus();
 }
 
 function renderFair(ctx) {
@@ -401,14 +407,19 @@ client.addEventListener("presence", (event) => {
 window.addEventListener("cardroom:deck", render);
 
 // Keyboard: digits 1–9 press the n-th action button, Escape clears a message.
+// A digit moves focus to the button it presses, as a press by Tab and Enter
+// would: after the redraw focus is on that button if it is still there,
+// otherwise on the board (keepFocus), never on the page's top or a control
+// the move took away.
 document.addEventListener("keydown", (event) => {
-  if (event.target.closest("input, select, textarea")) return;
+  if (event.target.closest("input, select, textarea, dialog")) return;
   if (event.key === "Escape") showRefusal("");
   if (/^[1-9]$/.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey) {
     const buttons = board.querySelectorAll(".actions button:not([disabled])");
     const button = buttons[Number(event.key) - 1];
     if (button) {
       event.preventDefault();
+      button.focus({ preventScroll: true });
       button.click();
     }
   }
