@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import time
 from typing import Any
 
 from tests.e2e.conftest import PASSWORD
@@ -153,3 +154,17 @@ def play_to_end(
         MOVES[game](page)
         move_done(page, before)
     raise AssertionError(f"the {game} match did not end in {limit} moves")
+
+
+def wait_counted(page: Any, name: str, game: str, matches: int) -> None:
+    """Wait until the worker has counted ``matches`` rated matches of ``name``
+    at ``game``: statistics are recorded by a Celery task after each match
+    ends, and a profile page reads them once, when it opens."""
+    deadline = time.monotonic() + 60
+    while True:
+        answer = page.request.get(f"/api/stats/players/{name}/")
+        rating = (answer.json().get("ratings") or {}).get(game) if answer.ok else None
+        if rating and rating["matches"] == matches:
+            return
+        assert time.monotonic() < deadline, f"not counted: {answer.text()}"
+        page.wait_for_timeout(200)

@@ -2,32 +2,17 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
 from django.urls import resolve
 from playwright.sync_api import expect
 
-from tests.e2e.flows import create_table, play_to_end, sign_up
+from tests.e2e.flows import create_table, play_to_end, sign_up, wait_counted
 
 
 def _api_exists(path: str) -> bool:
     return resolve(path).func.__name__ != "api_not_found"
-
-
-def _counted(page: Any, name: str, game: str, matches: int) -> None:
-    """Wait until the worker has counted ``matches`` rated matches of ``name``
-    at ``game``: statistics are recorded by a Celery task after each match
-    ends, and a profile page reads them once, when it opens."""
-    deadline = time.monotonic() + 60
-    while True:
-        answer = page.request.get(f"/api/stats/players/{name}/")
-        rating = (answer.json().get("ratings") or {}).get(game) if answer.ok else None
-        if rating and rating["matches"] == matches:
-            return
-        assert time.monotonic() < deadline, f"not counted: {answer.text()}"
-        page.wait_for_timeout(200)
 
 
 @pytest.mark.timeout(180)
@@ -80,7 +65,7 @@ def test_profile_after_a_few_matches(player: Any) -> None:
     assert page.request.get(f"/api/tables/{ids[0]}/").json()["rated"] is True
     stats = _api_exists(f"/api/stats/players/{name}/")
     if stats:
-        _counted(page, name, "alkort", 2)
+        wait_counted(page, name, "alkort", 2)
 
     page.goto(f"/players/{name}/")
 
