@@ -22,6 +22,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Q, QuerySet
 from django.forms.models import BaseInlineFormSet
@@ -302,6 +303,39 @@ class TournamentAdmin(admin.ModelAdmin):
             "format",
             "format__exact",
         }
+
+    def get_object(
+        self, request: HttpRequest, object_id: str, from_field: str | None = None
+    ) -> Tournament | None:
+        """The tournament; for a POST (a save, a deletion), read under its row
+        lock, taken first.
+
+        The admin saves and deletes in one transaction. Without the lock the
+        page would read the tournament, then a round seated meanwhile by
+        another organiser would commit, and the save would write the
+        tournament back as it was read: open for registration again, with
+        its round 1 seated. Locked, the save waits for the seating and
+        judges the tournament as it is now (its frozen fields, its entries:
+        the inline's rows are read after this, under the same lock).
+        """
+        if (
+            request.method == "POST"
+            and from_field is None
+            and transaction.get_connection().in_atomic_block
+        ):
+            try:
+                pk = Tournament._meta.pk.to_python(object_id)  # type: ignore[union-attr]
+            except ValidationError:
+                pk = None  # not an id: the admin answers as for a missing one
+            if pk is not None:
+                # The annotated queryset (counts) cannot take FOR UPDATE: lock
+                # the row alone, then read it as the page shows it.
+                list(
+                    Tournament.objects.select_for_update()
+                    .filter(pk=pk)
+                    .values_list("pk", flat=True)
+                )
+        return super().get_object(request, object_id, from_field)
 
     def save_model(
         self, request: HttpRequest, obj: Tournament, form: Any, change: bool

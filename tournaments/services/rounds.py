@@ -76,6 +76,7 @@ def _last_round(tournament: Tournament) -> Round | None:
 
 
 def _unfinished(rnd: Round) -> list[int]:
+    """The ids of ``rnd``'s tables whose match has not ended, as committed."""
     return sorted(
         t.table.pk
         for t in rnd.tables.select_related("table")
@@ -386,12 +387,31 @@ def _standings_queue(tournament_id: int) -> None:
     tournament_standings_update.delay(tournament_id)
 
 
+def _tables_lock(rnd: Round) -> None:
+    """Lock ``rnd``'s tables, in id order, until the transaction ends.
+
+    A table's last move holds its row until it commits; waiting for it here
+    means the round is judged with that match ended, not as it stood a moment
+    before. ``FOR NO KEY UPDATE``: it waits for a move (and holds off the
+    next), not for a socket registering on the table (``FOR KEY SHARE``).
+    The fixed order keeps two lockers of several tables from deadlocking.
+    """
+    list(
+        Table.objects.filter(tournament_table__round=rnd)
+        .order_by("pk")
+        .select_for_update(no_key=True, of=("self",))
+        .values_list("pk", flat=True)
+    )
+
+
 @transaction.atomic
 def round_finish(*, tournament_id: int) -> Round:
-    """Close the running round once all its matches have ended. Lock: the tournament row.
+    """Close the running round once all its matches have ended.
 
-    The standings are recomputed; after the last round the tournament is
-    finished.
+    Lock: the tournament row, then the round's tables in id order
+    (``_tables_lock``), so a match whose last move is being stored is
+    waited for and counted as ended. The standings are recomputed; after the
+    last round the tournament is finished.
     """
     tournament = tournament_lock(tournament_id)
     last = _last_round(tournament)
@@ -405,6 +425,7 @@ def round_finish(*, tournament_id: int) -> Round:
                 else "."
             ),
         )
+    _tables_lock(last)
     unfinished = _unfinished(last)
     if unfinished:
         listed = ", ".join(map(str, unfinished))
