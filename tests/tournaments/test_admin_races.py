@@ -17,7 +17,7 @@ from tests.races import holding, in_background, wait_for_lock_waiters
 from tests.tournaments.factories import TournamentFactory, enter, organiser_user
 from tests.tournaments.test_admin import CHANGELIST, change_form_data
 from tournaments import services
-from tournaments.models import Round, RoundStatus, Tournament, TournamentStatus
+from tournaments.models import Entry, Round, RoundStatus, Tournament, TournamentStatus
 from tournaments.services.registration import tournament_lock
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
@@ -94,3 +94,30 @@ def test_finishing_a_round_waits_for_its_last_table_to_end() -> None:
     assert tournament.status == TournamentStatus.FINISHED
     assert tournament.standings_counted == 1
     assert sorted(tournament.standings.values_list("played", flat=True)) == [1, 1]
+
+
+def test_withdrawing_a_player_whose_match_is_ending_leaves_the_table_alone() -> None:
+    """A player is withdrawn while the last move of their match is being
+    stored: their table is waited for, found ended, and skipped, neither
+    refused nor handed to a bot after the end."""
+    tournament = duel(entries=2, rounds=2)
+    organiser = organiser_user()
+    services.round_seat(tournament_id=tournament.pk)
+    services.round_start(tournament_id=tournament.pk, user=organiser)
+    table = Round.objects.get(tournament=tournament).tables.get().table
+    assert table is not None
+    entry = tournament.entries.select_related("player").first()
+    assert entry is not None
+    Entry.objects.filter(pk=entry.pk).update(withdrawn=True)
+    entry.refresh_from_db()
+
+    with holding(lambda: table_lock(table.pk), then=lambda: play_to_end(table)):
+        leave = in_background(lambda: services.entry_tables_leave(entry=entry))
+        wait_for_lock_waiters(1, unless=leave.done)
+    left = leave.wait().get()
+
+    assert left == []
+    table.refresh_from_db()
+    assert table.status == TableStatus.FINISHED
+    seat = table.seats.get(user=entry.player)
+    assert (seat.bot_level, seat.replaced_user_id) == (None, None)

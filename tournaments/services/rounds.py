@@ -33,6 +33,7 @@ from accounts.models import User
 from games import services as games_services
 from games.errors import Conflict
 from games.models import Table, TableStatus
+from games.services.locking import table_lock
 from tournaments import seating, selectors
 from tournaments.models import (
     Bye,
@@ -485,9 +486,13 @@ def entry_tables_leave(*, entry: Entry) -> list[int]:
     play: its player leaves those matches as if they had pressed Leave
     (``games.services.table_leave``), so a bot plays the seat to the end and
     the player is credited with the result; the round can then finish.
-    Returns the ids of those tables. Lock: each table's row.
+    Returns the ids of those tables.
+
+    Lock: each table's row, in id order, checked again under the lock: a
+    table whose match ended meanwhile (its last move was being stored), or
+    where the player no longer holds a seat, is skipped and left as it is.
     """
-    tables = list(
+    candidates = list(
         Table.objects.filter(
             tournament_table__round__tournament_id=entry.tournament_id,
             status=TableStatus.PLAYING,
@@ -498,6 +503,14 @@ def entry_tables_leave(*, entry: Entry) -> list[int]:
         .values_list("pk", flat=True)
         .distinct()
     )
-    for table_id in tables:
+    left = []
+    for table_id in candidates:
+        table = table_lock(table_id)
+        if table.status != TableStatus.PLAYING:
+            continue
+        seated = table.seats.filter(user_id=entry.player_id, bot_level__isnull=True)
+        if not seated.exists():
+            continue
         games_services.table_leave(table_id=table_id, user=entry.player)
-    return tables
+        left.append(table_id)
+    return left
