@@ -21,7 +21,10 @@ from config.admin import GuardedModelAdmin
 from games import event_store
 from games.errors import TableError
 from games.models import GameEvent, Seat, Table, TableStatus
-from games.services import table_leave
+from games.services import table_seats_to_act_to_bots
+
+#: The refusals of a table whose match is not in play (``require_playing``).
+NOT_IN_PLAY = frozenset({"not_started", "table_finished", "table_aborted"})
 
 
 class SeatInline(admin.TabularInline):
@@ -89,38 +92,34 @@ class TableAdmin(GuardedModelAdmin):
         if they had pressed Leave, so a basic bot plays their seat to the end
         and they are still credited with the result (docs/stats.md)."""
         for table in queryset:
-            if table.status != TableStatus.PLAYING:
-                self.message_user(
-                    request,
-                    f"Table {table.pk} is not in play: nothing to hand over.",
-                    messages.WARNING,
-                )
+            # The service reads who is to act under the table's lock: a move
+            # in progress is waited for, so the seat handed over is the one
+            # to act after it (games.services.tables).
+            try:
+                handed = table_seats_to_act_to_bots(table_id=table.pk)
+            except TableError as exc:
+                if exc.code in NOT_IN_PLAY:
+                    self.message_user(
+                        request,
+                        f"Table {table.pk} is not in play: nothing to hand over.",
+                        messages.WARNING,
+                    )
+                else:  # gone meanwhile (a lobby table deleted)
+                    self.message_user(
+                        request, f"Table {table.pk}: {exc.message}", messages.ERROR
+                    )
                 continue
-            game = rules.get_game(table.game)
-            to_act = game.to_act(game.load_state(table.state))
-            people = [
-                s
-                for s in table.seats.select_related("user")
-                if s.index in to_act and s.bot_level is None
-            ]
-            if not people:
+            if not handed:
                 self.message_user(
                     request,
                     f"Table {table.pk}: a bot is to act already.",
                     messages.INFO,
                 )
-            for seat in people:
-                try:
-                    table_leave(table_id=table.pk, user=seat.user)
-                except TableError as exc:
-                    self.message_user(
-                        request, f"Table {table.pk}: {exc.message}", messages.ERROR
-                    )
-                    continue
+            for seat in handed:
                 self.message_user(
                     request,
-                    f"Table {table.pk}: {seat.user.username}'s seat {seat.index + 1} is "
-                    "played by a basic bot from now on.",
+                    f"Table {table.pk}: {seat.replaced_user}'s seat {seat.index + 1} "
+                    "is played by a basic bot from now on.",
                     messages.SUCCESS,
                 )
 

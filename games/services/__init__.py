@@ -8,6 +8,7 @@ from games.services.tables import (
     table_create,
     table_join,
     table_leave,
+    table_seats_to_act_to_bots,
     table_start,
 )
 from games.services.timers import turn_timer_expire
@@ -20,6 +21,7 @@ __all__ = [
     "table_create",
     "table_join",
     "table_leave",
+    "table_seats_to_act_to_bots",
     "table_start",
     "turn_timer_expire",
 ]

@@ -1,4 +1,4 @@
-"""Table life cycle: create, join, leave, add a bot, start.
+"""Table life cycle: create, join, leave, add a bot, start; hand seats to bots.
 
 Every service here takes the table row lock (``locking.table_lock``) for its
 whole transaction, so concurrent joins cannot fill one seat twice and a start
@@ -22,6 +22,7 @@ from games.services.locking import (
     person_seat,
     require_creator,
     require_lobby,
+    require_playing,
     table_lock,
 )
 from games.services.recording import record, state_load
@@ -204,16 +205,58 @@ def table_leave(*, table_id: int, user: User) -> Table:
     if table.status != TableStatus.PLAYING:
         raise Conflict("table_finished", f"The match at table {table.pk} has ended.")
     seat.replaced_user = user
-    seat.user = bot_account_get(level=TAKEOVER_LEVEL)
-    seat.bot_level = TAKEOVER_LEVEL
-    seat.away, seat.timeouts = False, 0
-    seat.save(update_fields=["replaced_user", "user", "bot_level", "away", "timeouts"])
+    _seats_to_bots(table, seats, [seat])
+    return table
+
+
+def _seats_to_bots(table: Table, seats: list[Seat], handed: list[Seat]) -> None:
+    """A ``TAKEOVER_LEVEL`` bot takes over each of ``handed`` (people's seats
+    of ``seats``, ``replaced_user`` set by the caller) in a match in play.
+
+    Lock: the caller holds the table row. The follow-ups see the seats as
+    they are now: the bot's turn is scheduled if a handed seat is to act.
+    """
+    bot = bot_account_get(level=TAKEOVER_LEVEL)
+    for seat in handed:
+        seat.user = bot
+        seat.bot_level = TAKEOVER_LEVEL
+        seat.away, seat.timeouts = False, 0
+        seat.save(
+            update_fields=["replaced_user", "user", "bot_level", "away", "timeouts"]
+        )
     game = rules.get_game(table.game)
     state = state_load(game, table)
     followups_schedule(
         table=table, game=game, state=state, seats=seats, seats_changed=True
     )
-    return table
+
+
+@transaction.atomic
+def table_seats_to_act_to_bots(*, table_id: int) -> list[Seat]:
+    """Hand the seats of the people who may act now to basic bots.
+
+    For a match a person walked away from with no turn timer (staff, from
+    the admin): each leaves as if they had pressed Leave (``table_leave``),
+    so a bot plays the seat to the end and they keep its result. Returns the
+    seats handed over (``replaced_user`` is their person); none when only
+    bots may act. A match not in play is refused as a move would be
+    (``require_playing``).
+
+    Lock: the table row, before the state is read: a move in progress is
+    waited for, and the seats handed over are those to act after it, never
+    the seat of a person who has just moved.
+    """
+    table = table_lock(table_id)
+    require_playing(table)
+    game = rules.get_game(table.game)
+    to_act = set(game.to_act(state_load(game, table)))
+    seats = list(table.seats.select_related("user"))
+    handed = [s for s in seats if s.index in to_act and s.bot_level is None]
+    for seat in handed:
+        seat.replaced_user = seat.user
+    if handed:
+        _seats_to_bots(table, seats, handed)
+    return handed
 
 
 @transaction.atomic
