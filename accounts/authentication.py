@@ -18,7 +18,10 @@ used (``PendingToken``): a token deleted or a person deactivated meanwhile is
 refused with the same 401, under the lock, before anything is written. A
 request that fails before its move gets the token checked on its own first
 (``ActionSubmitApi.handle_exception``), so an invalid token is answered 401
-whatever else is wrong (docs/event-store.md).
+whatever else is wrong (docs/event-store.md). Every move made with a token
+(a key checked by its own query first, a socket opened with ``?token=``) has
+it checked in the move's message again, holding the token's row, so no move
+lands after the token's revocation has returned.
 """
 
 import threading
@@ -49,6 +52,14 @@ _TOKEN = db.Statement(
         User._meta.pk.column,
     ),
     ("key",),
+)
+#: The same query for a move, holding the token's row (``FOR KEY SHARE``)
+#: until the move's transaction ends: deleting the token (a revocation, a
+#: password change) waits for a move that got in line with it, and a move
+#: that comes after the deletion finds no token. So once the revocation has
+#: returned, no move made with the key lands (``PendingToken``).
+_TOKEN_HELD = db.Statement(
+    "cardroom_token_user_held", _TOKEN.sql + " FOR KEY SHARE OF t", _TOKEN.params
 )
 
 
@@ -147,16 +158,27 @@ class PeopleTokenAuthentication(TokenAuthentication):
 
 
 class PendingToken:
-    """The ``request.auth`` of a move whose token is not checked yet.
+    """A move's token, checked in the move's own transaction.
+
+    The ``request.auth`` of a move whose token is not checked yet; and what
+    every move made with a token brings to be checked again (the API's, a
+    socket's ``act``), since a token checked before the move's transaction
+    may be revoked before the move lands.
 
     ``statement`` and ``params`` go into the move's first message to the
-    database, and ``check`` judges their rows before anything else in that
-    answer is used (``games.services.locking.table_lock_seats``); ``confirm``
-    checks with a query of its own, for a request that fails before its move.
-    Either raises DRF's 401 unless the key still names the same active person.
+    database, ahead of the table's lock, and ``check`` judges their rows
+    before anything else in that answer is used
+    (``games.services.locking.table_lock_seats``). The statement holds the
+    token's row until the move commits (``FOR KEY SHARE``), so a revocation
+    waits for the move, or the move finds the token gone: either way nothing
+    made with the token lands once ``DELETE /api/accounts/token/`` (or a
+    password change) has returned. ``confirm`` checks with a query of its
+    own: for a request that fails before its move, and on SQLite, where the
+    move's transaction already holds the database's write lock. Either raises
+    DRF's 401 unless the key still names the same active person.
     """
 
-    statement = _TOKEN
+    statement = _TOKEN_HELD
 
     def __init__(self, key: str, user_id: int) -> None:
         self.key = key

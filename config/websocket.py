@@ -60,7 +60,9 @@ class TokenAuthMiddleware:
     and sets ``scope["auth_error"]`` to ``(code, message)``: the consumer then
     closes with 4401 (docs/live-protocol.md). A client that sent a token meant
     to play, so it is never let in as a spectator instead. Without the
-    parameter the session (or anonymity) stands.
+    parameter the session (or anonymity) stands. A valid key stays in the
+    scope (``auth_token``): each move the socket makes has it checked again
+    under the move's transaction.
     """
 
     def __init__(self, inner: Any) -> None:
@@ -83,6 +85,9 @@ class TokenAuthMiddleware:
                 scope["auth_error"] = error
             else:
                 scope["auth_by_token"] = True  # closed if the token is revoked
+                # Checked again with each move (``games.consumers``); never
+                # logged or sent anywhere.
+                scope["auth_token"] = keys[0]
         return await self.inner(scope, receive, send)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers, status
+from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -381,7 +382,10 @@ class ActionSubmitApi(TableApi):
     A token this process has seen before is checked in the move's own first
     message to the database, not in a query of its own
     (``accounts.authentication``); a request that fails before that gets it
-    checked first, so a bad token is a 401 whatever else is wrong.
+    checked first, so a bad token is a 401 whatever else is wrong. A token
+    checked by its own query is checked again in the move's message, which
+    holds its row until the move commits: no move lands after the token's
+    revocation has returned.
     """
 
     token_checked_in_move = True
@@ -428,6 +432,8 @@ class ActionSubmitApi(TableApi):
     def post(self, request: Request, table_id: int) -> Response:
         fields = self.validated(request.data)
         auth = request.auth
+        if isinstance(auth, Token):  # checked already: again, with the move
+            auth = PendingToken(auth.key, request.user.pk)
         result = services.action_submit(
             table_id=table_id,
             user=request.user,

@@ -31,6 +31,7 @@ from django.db import DatabaseError
 from rest_framework import exceptions
 
 import rules
+from accounts.authentication import PendingToken
 from config.errors import (
     BUSY_CODE,
     BUSY_MESSAGE,
@@ -320,10 +321,21 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             body = api_error_body(exc)
             await self._error(body["code"], body["message"], command_id)
             return
+        # A socket opened with ``?token=`` has its token checked again in the
+        # move's transaction, holding the token's row: once its revocation
+        # has returned, no move of this socket lands, even one sent before
+        # the close reached us (``accounts.authentication.PendingToken``).
+        key = self.scope.get("auth_token")
+        vouch = PendingToken(key, self.user.pk) if key else None
         try:
             await _db(services.action_submit)(
-                table_id=self.table_id, user=self.user, **validated
+                table_id=self.table_id, user=self.user, vouch=vouch, **validated
             )
+        except exceptions.AuthenticationFailed as exc:
+            body = api_error_body(exc)
+            await self._error(body["code"], body["message"], command_id)
+            await self.close(code=CLOSE_INVALID_TOKEN)
+            return
         except TableError as exc:
             await self._error(exc.code, exc.message, command_id)
             return

@@ -87,7 +87,7 @@ def test_a_known_token_rides_in_the_moves_first_message(
         if m.startswith("F\t") and m.split("\t")[2] in ("Query", "Sync")
     ]
     assert len(trips) == 2, trips
-    assert "EXECUTE cardroom_token_user(" in trips[0]
+    assert "EXECUTE cardroom_token_user_held(" in trips[0]
     assert "EXECUTE cardroom_table_lock(" in trips[0]
 
 
