@@ -307,7 +307,7 @@ class TableLeaveApi(TableApi):
 
 
 class TableBotAddApi(TableApi):
-    """Seat a house bot (creator only)."""
+    """Seat a house bot (creator only), or one in every empty seat (``fill``)."""
 
     class InputSerializer(serializers.Serializer):
         class Meta:
@@ -317,6 +317,13 @@ class TableBotAddApi(TableApi):
         level = documented(
             TextField(required=False, default="basic", max_length=16),
             {"type": "string", "enum": list(BotLevel.values), "default": "basic"},
+        )
+        fill = serializers.BooleanField(
+            required=False,
+            default=False,
+            help_text="True: a bot in every empty seat, in one step (not with "
+            "seat); a person joining meanwhile keeps the seat they got, or "
+            "finds the table full.",
         )
 
     @extend_schema(request=InputSerializer, responses={200: TableOutputSerializer})

@@ -153,8 +153,18 @@ def table_add_bot(
     user: User,
     seat: int | None = None,
     level: str = TAKEOVER_LEVEL,
+    fill: bool = False,
 ) -> Table:
     """Seat a house bot at ``level`` (random, basic, strong); creator only.
+
+    At ``seat``, or the lowest free seat; with ``fill``, a bot in every empty
+    seat (not with a ``seat``: 400 ``invalid_seat``). A fill is one
+    transaction under the lock, so a person joining at the same moment either
+    got their seat first (and keeps it: the bots take the others) or finds
+    the table full (409 ``table_full``): never a seat both theirs and a
+    bot's, never a seat lost. A table with no empty seat is left as it is
+    by a fill, so a repeated fill is harmless. "Play against bots" in the
+    web lobby fills this way, then starts the match.
 
     Lock: the table row.
     """
@@ -171,11 +181,22 @@ def table_add_bot(
             "invalid_bot_level",
             f"{rules.get_game(table.game).title} has no {level!r} bot yet.",
         )
-    index = _free_seat(table, {s.index for s in table.seats.all()}, seat)
-    Seat.objects.create(
-        table=table, index=index, user=bot_account_get(level=level), bot_level=level
-    )
-    followups_schedule(table=table)
+    taken = {s.index for s in table.seats.all()}
+    if fill:
+        if seat is not None:
+            raise BadRequest(
+                "invalid_seat",
+                "Give a seat or fill, not both: fill seats every empty seat.",
+            )
+        empty = [index for index in range(table.players) if index not in taken]
+    else:
+        empty = [_free_seat(table, taken, seat)]
+    if empty:
+        bot = bot_account_get(level=level)
+        Seat.objects.bulk_create(
+            Seat(table=table, index=index, user=bot, bot_level=level) for index in empty
+        )
+        followups_schedule(table=table)
     return table
 
 

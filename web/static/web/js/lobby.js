@@ -180,10 +180,20 @@ async function tableOpen({ game, players, options, rated, timeControl, fill, lev
   if (timeControl) body.time_control = timeControl;
   const table = await api("/api/tables/", { method: "POST", body });
   if (fill === "bots") {
-    for (let i = 1; i < players; i += 1) {
-      await api(`/api/tables/${table.id}/bots/`, { method: "POST", body: { level } });
+    // Every empty seat in one request, under the table's lock: someone who
+    // joins the open table meanwhile keeps the seat they got and plays, or is
+    // told it is full; a bot per seat in turn would have failed on the seat
+    // they took and left the table unstarted.
+    for (let attempt = 1; ; attempt += 1) {
+      await api(`/api/tables/${table.id}/bots/`, { method: "POST", body: { fill: true, level } });
+      try {
+        await api(`/api/tables/${table.id}/start/`, { method: "POST" });
+        break;
+      } catch (err) {
+        // Someone who had joined left before the deal: fill their seat too.
+        if (err.code !== "seats_empty" || attempt >= 3) throw err;
+      }
     }
-    await api(`/api/tables/${table.id}/start/`, { method: "POST" });
   }
   window.location.assign(`/tables/${table.id}/`);
 }
