@@ -14,7 +14,8 @@ operation takes:
 * path parameters, or a page number: 404 (no such object, no such page);
 * writes, and reads that need an account: 403 (not yours, CSRF, a bot);
 * the table writes, the fairness check and a tournament's registration: 409
-  (not now: full, started, stale, not over yet, already or not registered).
+  (not now: full, started, stale, not over yet, already or not registered;
+  opening a table with a ``request_id`` already used for other settings).
 
 It also says that an optional query parameter may be empty (DRF reads that as
 "not given"), that text may not hold a NUL character and a trimmed required
@@ -51,7 +52,8 @@ DESCRIPTIONS = {
     "403": "Not allowed: not your seat or table, a CSRF failure, a bot account.",
     "404": "No such object.",
     "409": "Not now: the table's or tournament's state forbids it (full, started, "
-    "stale, not over, already registered or not registered).",
+    "stale, not over, already registered or not registered), or a request id "
+    "was used before for another request.",
     "413": "The request body is larger than the server accepts.",
     "415": "The request body's media type is not accepted.",
     "429": "Throttled: too many requests; retry after the Retry-After header.",
@@ -70,6 +72,9 @@ CONFLICT_SUFFIXES = (
     "/register/",
     "/withdraw/",
 )
+# And these operations: opening a table with a request_id used before for
+# other settings (request_reused).
+CONFLICT_OPERATIONS = {("/api/tables/", "post")}
 
 
 def documented(field: FieldT, schema: dict[str, Any]) -> FieldT:
@@ -163,7 +168,7 @@ def _statuses(path: str, method: str, operation: dict[str, Any]) -> set[str]:
     anonymous_allowed = {} in operation.get("security", [{}])
     if method != "get" or not anonymous_allowed:
         statuses.add("403")
-    if path.endswith(CONFLICT_SUFFIXES):
+    if path.endswith(CONFLICT_SUFFIXES) or (path, method) in CONFLICT_OPERATIONS:
         statuses.add("409")
     if any(p.get("name") == "page" for p in parameters):
         statuses.add("404")  # a page past the last one

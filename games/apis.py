@@ -236,6 +236,17 @@ class TableListApi(TableApi):
             default=False,
             help_text="True: the creator only watches instead of taking seat 0.",
         )
+        # Taken exactly as sent, as a move's command_id is.
+        request_id = TextField(
+            required=False,
+            min_length=1,
+            max_length=64,
+            trim_whitespace=False,
+            help_text="Optional, chosen by the client (a UUID, say): sending the "
+            "same request again with the same request_id returns the table the "
+            "first one opened instead of opening another (a double click, a "
+            "retry). The same id with other settings is a 409 request_reused.",
+        )
 
     PageOutputSerializer = page_serializer(
         TableSummaryOutputSerializer, name="TablePage"

@@ -282,3 +282,36 @@ class ProcessedCommand(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.table_id} seat {self.seat} command {self.command_id}"
+
+
+class TableRequest(models.Model):
+    """A client's ``request_id`` for opening a table, and the table it opened.
+
+    The same person sending the same id again gets that table back instead of
+    a second one (a double click, a retry after a lost answer); the unique
+    constraint makes two sent at once open one table
+    (``games.services.tables.table_create``). Kept apart from ``Table`` so
+    the row every move locks and rewrites does not grow.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,  # the unique constraint's index starts with it
+    )
+    request_id = models.CharField(max_length=64)
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "request_id"], name="games_tablerequest_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return (
+            f"Request {self.request_id!r} of user {self.user_id}: table {self.table_id}"
+        )

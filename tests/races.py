@@ -150,6 +150,8 @@ class Holder:
         self._held = threading.Event()
         self._release = threading.Event()
         self.outcome = Outcome()
+        #: What ``lock`` returned (the row it locked, the table it made).
+        self.locked: Any = None
         self._thread = threading.Thread(
             target=_run, args=(self._hold, self.outcome), daemon=True
         )
@@ -157,7 +159,7 @@ class Holder:
     def _hold(self) -> Any:
         with transaction.atomic():
             try:
-                self._lock()
+                self.locked = self._lock()
             finally:
                 self._held.set()
             self._release.wait(WAIT)

@@ -16,7 +16,7 @@ import rules
 from accounts.models import User
 from accounts.services import bot_account_get
 from games.errors import BadRequest, Conflict, Forbidden
-from games.models import Seat, Table, TableStatus
+from games.models import Seat, Table, TableRequest, TableStatus
 from games.services.followups import STAND_IN_LEVEL, followups_schedule
 from games.services.locking import (
     person_seat,
@@ -61,6 +61,7 @@ def table_create(
     rated: bool | None = None,
     watch: bool = False,
     time_control: int | None = None,
+    request_id: str | None = None,
 ) -> Table:
     """Open a table in the lobby; its creator takes seat 0 unless watching.
 
@@ -72,6 +73,14 @@ def table_create(
     code ``invalid_options``); the options are stored complete, with defaults.
     A dry-run deal proves the match can start with them. ``time_control``
     (seconds per move, 1 to ``TIME_CONTROL_MAX``) turns the turn timer on.
+
+    ``request_id`` (optional, the client's): a repeat of the same request by
+    the same person returns the table the first one opened instead of
+    opening another (a double click, a retry after a lost answer); the same
+    id with other settings is refused (409 ``request_reused``). Two sent at
+    once open one table: the unique ``TableRequest`` row makes the second
+    wait for the first's commit, then find its table. Lock: none held; the
+    unique index serialises the repeats.
     """
     _refuse_bots(user)
     if time_control is not None and not 1 <= time_control <= TIME_CONTROL_MAX:
@@ -83,18 +92,63 @@ def table_create(
     rules_game = game_get(game)
     complete = rules_game.validate_options(options)
     rules_game.validate_players(players, complete)
+    asked = {
+        "game": game,
+        "options": complete,
+        "players": players,
+        "time_control": time_control,
+    }
+    if request_id is not None:
+        earlier = _requested(user, request_id)
+        if earlier is not None:
+            return _repeated(earlier, request_id, asked)
     rules_game.start(players=players, options=complete, seed="dry-run")
-    table = Table.objects.create(
-        game=game,
-        options=complete,
-        players=players,
-        rated=(players >= 2) if rated is None else (rated and players >= 2),
-        time_control=time_control,
-        created_by=user,
-    )
-    if not watch:
-        Seat.objects.create(table=table, index=0, user=user)
-    followups_schedule(table=table)
+    try:
+        # A savepoint: a repeat that lost the race on the unique request
+        # leaves nothing behind (its on-commit work included).
+        with transaction.atomic():
+            table = Table.objects.create(
+                **asked,
+                rated=(players >= 2) if rated is None else (rated and players >= 2),
+                created_by=user,
+            )
+            if request_id is not None:
+                TableRequest.objects.create(
+                    user=user, request_id=request_id, table=table
+                )
+            if not watch:
+                Seat.objects.create(table=table, index=0, user=user)
+            followups_schedule(table=table)
+    except IntegrityError:
+        if request_id is None:
+            raise
+        earlier = _requested(user, request_id)
+        if earlier is None:
+            raise
+        return _repeated(earlier, request_id, asked)
+    return table
+
+
+def _requested(user: User, request_id: str) -> Table | None:
+    """The table ``user``'s request ``request_id`` opened, if any (committed)."""
+    return Table.objects.filter(
+        pk__in=TableRequest.objects.filter(user=user, request_id=request_id).values(
+            "table_id"
+        )
+    ).first()
+
+
+def _repeated(table: Table, request_id: str, asked: dict[str, Any]) -> Table:
+    """``table``, opened by an earlier request with this id, if that request
+    asked for the same game, players, options and clock; else 409
+    ``request_reused``. (Not ``rated``: a table of bots only becomes
+    unrated when it starts, and a retry may come after that.)"""
+    if any(getattr(table, name) != value for name, value in asked.items()):
+        raise Conflict(
+            "request_reused",
+            f"Request {request_id!r} already opened table {table.pk} with other "
+            "settings; use a new request_id for another table.",
+        )
     return table
 
 

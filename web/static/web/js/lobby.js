@@ -175,11 +175,31 @@ function fillOptions() {
   optionsBox.replaceChildren(...Object.entries(game.options).map(([n, s]) => optionInput(n, s, players)));
 }
 
+// The create request's id (docs/api.md, "request_id"). The same settings sent
+// again (a retry after an error or a lost answer) reuse it, so the server
+// answers with the table the first attempt opened instead of a second one.
+let pendingCreate = null;
+
+function newRequestId() {
+  if (window.crypto.randomUUID) return window.crypto.randomUUID();
+  // randomUUID needs a secure context; a server reached over plain http on a
+  // local network is not one.
+  const bytes = window.crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function requestIdFor(body) {
+  const key = JSON.stringify(body);
+  if (!pendingCreate || pendingCreate.key !== key) pendingCreate = { key, id: newRequestId() };
+  return pendingCreate.id;
+}
+
 async function tableOpen({ game, players, options, rated, timeControl, fill, level }) {
   const body = { game, players, options, rated };
   if (timeControl) body.time_control = timeControl;
+  body.request_id = requestIdFor(body);
   const table = await api("/api/tables/", { method: "POST", body });
-  if (fill === "bots") {
+  if (fill === "bots" && table.status === "lobby") {
     // Every empty seat in one request, under the table's lock: someone who
     // joins the open table meanwhile keeps the seat they got and plays, or is
     // told it is full; a bot per seat in turn would have failed on the seat
@@ -198,15 +218,31 @@ async function tableOpen({ game, players, options, rated, timeControl, fill, lev
   window.location.assign(`/tables/${table.id}/`);
 }
 
-form.addEventListener("submit", async (event) => {
-  event.preventDefault();
+// Every button that opens a table is off while one is being opened: a double
+// click, or a second button, sends nothing more.
+const createButtons = [form.querySelector("button[type=submit]"), ...document.querySelectorAll(".quick-btn")];
+let creating = false;
+
+async function createOnce(settings) {
+  if (creating) return;
   showError(errorBox, "");
   if (!currentUser()) return loginFirst();
-  const game = catalogue[gameSelect.value];
-  const button = form.querySelector("button[type=submit]");
-  button.disabled = true;
+  creating = true;
+  for (const button of createButtons) button.disabled = true;
   try {
-    await tableOpen({
+    await tableOpen(settings());
+  } catch (err) {
+    showError(errorBox, err.message);
+    creating = false;
+    for (const button of createButtons) button.disabled = false;
+  }
+}
+
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  createOnce(() => {
+    const game = catalogue[gameSelect.value];
+    return {
       game: game.name,
       players: Number(playersSelect.value),
       options: readOptions(game),
@@ -214,28 +250,17 @@ form.addEventListener("submit", async (event) => {
       timeControl: Number(document.getElementById("create-time").value) || null,
       fill: document.getElementById("create-fill").value,
       level: levelSelect.value,
-    });
-  } catch (err) {
-    showError(errorBox, err.message);
-    button.disabled = false;
-  }
+    };
+  });
 });
 
 for (const button of document.querySelectorAll(".quick-btn")) {
-  button.addEventListener("click", async () => {
-    showError(errorBox, "");
-    if (!currentUser()) return loginFirst();
-    button.disabled = true;
+  button.addEventListener("click", () => {
     const quick = QUICK[button.dataset.game];
-    try {
-      await tableOpen({
-        game: button.dataset.game, players: quick.players, options: quick.options,
-        rated: false, fill: "bots", level: "basic",
-      });
-    } catch (err) {
-      showError(errorBox, err.message);
-      button.disabled = false;
-    }
+    createOnce(() => ({
+      game: button.dataset.game, players: quick.players, options: quick.options,
+      rated: false, fill: "bots", level: "basic",
+    }));
   });
 }
 

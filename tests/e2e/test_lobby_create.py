@@ -1,0 +1,65 @@
+"""Opening a table from the lobby once, however often the request goes out:
+two create buttons pressed at once, or a create request sent twice (a
+retry after a lost answer), open one table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.e2e.flows import sign_up
+
+
+def my_tables(page: Any) -> int:
+    return int(page.request.get("/api/tables/?mine=true").json()["count"])
+
+
+def open_table_page(page: Any) -> None:
+    page.wait_for_url("**/tables/*/")
+    page.wait_for_selector("#table-page[data-seq]")
+
+
+@pytest.mark.timeout(120)
+def test_two_create_buttons_pressed_at_once_open_one_table(player: Any) -> None:
+    """The second press lands while the first table is being opened: every
+    create button is off by then, so it sends nothing."""
+    person = player()
+    page = person.page
+    sign_up(person)
+    page.wait_for_selector(".quick-btn")
+
+    page.evaluate(
+        """() => {
+          const [first, second] = document.querySelectorAll('.quick-btn');
+          first.click();
+          second.click();
+        }"""
+    )
+    open_table_page(page)
+
+    assert my_tables(page) == 1
+
+
+@pytest.mark.timeout(120)
+def test_a_create_request_sent_twice_opens_one_table(player: Any) -> None:
+    """The create request reaches the server twice (the first answer lost on
+    the way, the request sent again): the lobby's request_id makes the
+    second answer the first table."""
+    person = player()
+    page = person.page
+    sign_up(person)
+    page.wait_for_selector(".quick-btn")
+
+    def twice(route: Any) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        route.fetch()  # answered, but the answer never reaches the page
+        route.fulfill(response=route.fetch())
+
+    page.route("**/api/tables/", twice)
+    page.click(".quick-btn[data-game=alkort]")
+    open_table_page(page)
+
+    assert my_tables(page) == 1
