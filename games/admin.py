@@ -133,6 +133,17 @@ class TableAdmin(GuardedModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # tables are opened through the API, with validated options
 
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """A table's page only shows it: nothing on it is editable, and saving
+        it would write the whole row back as the page read it. A move stored
+        in between would be undone in the cache (its state and seq behind the
+        event log, and every later move refused). Staff who may change tables
+        keep the list's actions, which go through the services and the lock.
+        """
+        if obj is not None:
+            return False
+        return super().has_change_permission(request, obj)
+
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         if obj is not None and obj.seq > 0:
             return False

@@ -7,7 +7,8 @@ import pytest
 from django.test import Client
 
 import rules
-from games.models import Seat, Table
+from games import event_store
+from games.models import GameEvent, Seat, Table
 from games.services import action_submit
 from games.services.locking import table_lock
 from tests.accounts.factories import UserFactory
@@ -56,3 +57,39 @@ def test_handing_the_seat_to_act_to_a_bot_waits_for_a_move_in_progress() -> None
     handed = Seat.objects.get(table=table, index=0)
     assert (handed.bot_level, handed.replaced_user_id) == ("basic", people[0].pk)
     assert Table.objects.get(pk=table.pk).seq > table.seq + 1  # the bot moved
+
+
+def test_saving_a_tables_admin_page_during_a_move_leaves_the_move_stored() -> None:
+    """Staff press Save on a table's page (nothing on it is editable) while a
+    move is being stored: the page must not write the table back as it read
+    it, which would put the cached state and seq behind the event log and
+    refuse every later move."""
+    table = table_started(seating=[UserFactory(), UserFactory()])
+    people = seat_users(table)
+    state = ALKORT.load_state(table.state)
+    move = ALKORT.legal_actions(state, 1)[0]
+    staff = Client()
+    staff.force_login(UserFactory(is_staff=True, is_superuser=True))
+    url = f"/admin/games/table/{table.pk}/change/"
+    seats = {
+        "seats-TOTAL_FORMS": 2,
+        "seats-INITIAL_FORMS": 2,
+        "seats-0-id": Seat.objects.get(table=table, index=0).pk,
+        "seats-1-id": Seat.objects.get(table=table, index=1).pk,
+    }
+
+    with holding(
+        lambda: table_lock(table.pk),
+        then=lambda: action_submit(table_id=table.pk, user=people[1], action=move),
+    ) as moving:
+        saving = in_background(lambda: staff.post(url, seats))
+        wait_for_lock_waiters(1, unless=saving.done)
+    assert moving.outcome.ok, moving.outcome.error
+    saving.wait().get()
+
+    stored = Table.objects.get(pk=table.pk)
+    assert stored.seq == table.seq + 1
+    assert GameEvent.objects.filter(table=table).count() == stored.seq
+    assert ALKORT.load_state(stored.state) == ALKORT.replay(
+        event_store.load_events(stored)
+    )
