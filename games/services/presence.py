@@ -78,9 +78,11 @@ def connection_open(
     the table only after this commits. A seated person's socket also counts
     for presence, and brings an away seat back (``seat_back``). Lock: the
     table row, shared (``table_share_lock``), or exclusive to bring a seat
-    back.
+    back, judged again under it: a seat its person left meanwhile (a bot's
+    now), or that a move of theirs brought back already, is left alone.
     """
-    seat = frames.seat_find(table_id=table_id, user_id=user.pk if user else None)
+    user_id = user.pk if user else None
+    seat = frames.seat_find(table_id=table_id, user_id=user_id)
     row = None
     if seat is not None:
         row = Seat.objects.filter(table_id=table_id, index=seat).first()
@@ -98,9 +100,21 @@ def connection_open(
         seen_at=timezone.now(),
     )
     if table is not None:
+        # Judged again under the lock: the person may have left meanwhile (a
+        # bot holds the seat now) or been brought back by a move of theirs.
         seats = list(table.seats.all())
-        mine = next(s for s in seats if s.index == seat)
-        seat_back(table=table, seat=mine, seats=seats)
+        mine = next(
+            (
+                s
+                for s in seats
+                if s.index == seat and s.user_id == user_id and s.bot_level is None
+            ),
+            None,
+        )
+        if mine is not None and (mine.away or mine.timeouts):
+            seat_back(table=table, seat=mine, seats=seats)
+        else:
+            presence_send(table_id)
     elif seat is not None:
         presence_send(table_id)
     return Opened(seat=seat)
