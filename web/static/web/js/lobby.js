@@ -254,6 +254,16 @@ form.addEventListener("submit", (event) => {
   });
 });
 
+// Back from the table it opened, the browser may show this page as it was
+// left (the back-forward cache): the buttons still off, the last request's id
+// still kept. The next click is a new table.
+window.addEventListener("pageshow", (event) => {
+  if (!event.persisted) return;
+  creating = false;
+  pendingCreate = null;
+  for (const button of createButtons) button.disabled = false;
+});
+
 for (const button of document.querySelectorAll(".quick-btn")) {
   button.addEventListener("click", () => {
     const quick = QUICK[button.dataset.game];
