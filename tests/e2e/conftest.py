@@ -116,6 +116,12 @@ def live_env() -> Iterator[dict[str, str]]:
         "DJANGO_SETTINGS_MODULE": "config.settings.test",
         "DATABASE_URL": url,
         "CELERY_TASK_ALWAYS_EAGER": "false",
+        # A queue of the browser tests' own. The live-play tests' stack
+        # (tests/games/live) keeps a worker on this xdist worker's queue for
+        # the whole session, on another database: sharing a queue, each
+        # worker took the other's bot turns and statistics and ran them on
+        # the wrong database, where they did nothing.
+        "CELERY_QUEUE": f"{settings.CELERY_TASK_DEFAULT_QUEUE}-e2e",
         "PYTHONUNBUFFERED": "1",
     }
     for command in (["migrate"], ["ensure_demo_accounts", "--bots-only"]):
@@ -172,7 +178,7 @@ def live_url(live_env: dict[str, str]) -> Iterator[str]:
                 "--pool",
                 "solo",
                 "--queues",
-                settings.CELERY_TASK_DEFAULT_QUEUE,
+                env["CELERY_QUEUE"],
                 "--without-gossip",
                 "--without-mingle",
                 "--without-heartbeat",
