@@ -1,0 +1,237 @@
+"""What an attacker can fetch about a table, and the checks the leak tests apply.
+
+``Audiences`` holds one client per seat (the people seated), one for an
+anonymous spectator, one for a logged-in person who is not seated, and a
+staff member with view permissions in the admin (not a superuser). Its
+methods fetch every payload each of them can read about a table and hand
+each one, labelled, to a ``Checker`` that knows what that audience may see
+(``tests/rules/leak_oracle.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import Permission
+from django.test import Client
+
+import rules
+from accounts.models import User
+from games import event_store, frames
+from games.models import GameEvent, Seat, Table
+from tests.accounts.factories import UserFactory
+from tests.games.conftest import Player
+from tests.rules.leak_oracle import Audience
+
+#: A check of one payload: ``(audience, label, seq, body)`` where ``body`` is
+#: JSON (parsed) or text, and ``seq`` the point of the match it shows.
+Check = Callable[[Audience, str, int, Any], None]
+
+
+@dataclass
+class Audiences:
+    """Everyone who can look at a table, and what they can fetch."""
+
+    seats: dict[int, Player]
+    spectator: Player
+    stranger: Player
+    staff: Client
+    users: dict[int, User] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, table: Table, player: Callable[..., Player]) -> Audiences:
+        users = {
+            s.index: s.user
+            for s in table.seats.select_related("user")
+            if s.bot_level is None
+        }
+        staff_user = UserFactory(is_staff=True)
+        staff_user.user_permissions.set(
+            Permission.objects.filter(codename__startswith="view_")
+        )
+        staff = Client()
+        staff.force_login(staff_user)
+        return cls(
+            seats={seat: player(user) for seat, user in users.items()},
+            spectator=player(anonymous=True),
+            stranger=player(),
+            staff=staff,
+            users=users,
+        )
+
+    def viewers(self) -> Iterator[tuple[Audience, Player]]:
+        """Everyone reading through the API: seats, then spectators."""
+        yield from self.seats.items()
+        yield None, self.spectator
+        yield None, self.stranger
+
+    # --- what each of them reads ------------------------------------------
+
+    def rest(self, table: Table, check: Check, after: dict[Any, int]) -> None:
+        """The table and the events since each viewer's last look."""
+        for audience, who in self.viewers():
+            detail = who.get(f"/api/tables/{table.pk}/")
+            assert detail.status_code == 200, detail.content
+            body = detail.json()
+            assert body["seat"] == audience
+            check(audience, "GET table", table.seq, body)
+            key = id(who)
+            events = who.get(f"/api/tables/{table.pk}/events/", after=after.get(key, 0))
+            assert events.status_code == 200, events.content
+            for item in events.json():
+                check(audience, f"event {item['seq']}", item["seq"], item)
+            after[key] = table.seq
+
+    def everything(self, table: Table, check: Check) -> None:
+        """Every other read about the table an audience has (the heavy set)."""
+        seq = table.seq
+        for audience, who in self.viewers():
+            user_id = who.user.pk if who.user else None
+            export = who.get(f"/api/tables/{table.pk}/export/")
+            assert export.status_code == 200
+            body = export.json()
+            check(audience, "export table", seq, body["table"])
+            for item in body["events"]:
+                check(audience, f"export event {item['seq']}", item["seq"], item)
+            for path in (
+                f"/api/tables/{table.pk}/verify/",
+                f"/tables/{table.pk}/replay/frames/",
+                f"/tables/{table.pk}/replay/frames/?seat=0",
+            ):
+                response = who.get(path)
+                assert response.status_code == 409, (path, response.status_code)
+                check(audience, path, seq, response.content.decode())
+            for path in (f"/tables/{table.pk}/", f"/tables/{table.pk}/replay/"):
+                response = who.get(path)
+                assert response.status_code == 200
+                check(audience, path, seq, response.content.decode())
+            listed = who.get("/api/tables/", mine="true" if who.user else "")
+            check(audience, "table list", seq, listed.json())
+            # What a live socket reads: its first frame, and a resync.
+            frame = frames.frame_state(table_id=table.pk, user_id=user_id, after=None)
+            assert frame is not None
+            check(audience, "socket first frame", seq, frame)
+            resync = frames.frame_state(
+                table_id=table.pk, user_id=user_id, after=max(seq - 5, 0)
+            )
+            assert resync is not None
+            check(audience, "socket resync view", seq, resync["view"])
+            for item in resync["events"]:
+                check(audience, f"socket event {item['seq']}", item["seq"], item)
+            check(audience, "presence", seq, frames.presence_list(table_id=table.pk))
+        for user in self.users.values():
+            for path in (
+                f"/api/stats/players/{user.username}/",
+                f"/api/stats/players/{user.username}/ratings/{table.game}/",
+                f"/players/{user.username}/",
+            ):
+                response = self.spectator.get(path)
+                assert response.status_code in (200, 404), path
+                check(None, path, seq, response.content.decode())
+        for path in (
+            f"/api/stats/leaderboards/{table.game}/",
+            f"/api/stats/games/{table.game}/",
+        ):
+            check(None, path, seq, self.spectator.get(path).content.decode())
+        self.admin(table, check)
+
+    def admin(self, table: Table, check: Check) -> None:
+        """The admin as staff with view permissions: the table, its events."""
+        pages = [
+            f"/admin/games/table/{table.pk}/change/",
+            f"/admin/games/table/?q={table.pk}",
+            f"/admin/games/gameevent/?q={table.pk}",
+        ]
+        for path in pages:
+            response = self.staff.get(path)
+            assert response.status_code == 200, (path, response.status_code)
+            check(None, f"admin {path}", table.seq, response.content.decode())
+        for pk, seq in GameEvent.objects.filter(table=table).values_list("pk", "seq"):
+            path = f"/admin/games/gameevent/{pk}/change/"
+            response = self.staff.get(path)
+            assert response.status_code == 200, (path, response.status_code)
+            check(None, f"admin event {seq}", seq, response.content.decode())
+
+
+def table_with_history(table: Table, history: list[rules.Event]) -> Table:
+    """A copy of ``table`` (same people, seats and seed) whose log is ``history``."""
+    game = rules.get_game(table.game)
+    copy = Table.objects.create(
+        game=table.game,
+        options=table.options,
+        players=table.players,
+        status=table.status,
+        rated=table.rated,
+        created_by=table.created_by,
+        seq=len(history),
+        seed=table.seed,
+        seed_sha256=table.seed_sha256,
+        state=game.dump_state(game.replay(history)),
+        started_at=table.started_at,
+    )
+    Seat.objects.bulk_create(
+        Seat(table=copy, index=s.index, user=s.user, bot_level=s.bot_level)
+        for s in table.seats.all()
+    )
+    stored = event_store.load(table)
+    GameEvent.objects.bulk_create(
+        GameEvent(
+            table=copy,
+            seq=original.seq,
+            type=event.type,
+            version=event.version,
+            payload=event.payload,
+            seat=original.seat,
+        )
+        for original, event in zip(stored, history, strict=True)
+    )
+    return copy
+
+
+# --- logs -----------------------------------------------------------------------
+
+
+class LogBook(logging.Handler):
+    """Every log record of every logger, at DEBUG, formatted as a handler would."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.setFormatter(logging.Formatter("%(name)s %(levelname)s %(message)s"))
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(self.format(record))
+
+    def since(self, mark: int) -> list[str]:
+        return self.lines[mark:]
+
+
+@contextmanager
+def every_log_at_debug() -> Iterator[LogBook]:
+    """Every logger at DEBUG, each record kept (non-propagating ones too)."""
+    book = LogBook()
+    manager = logging.root.manager
+    loggers = [logging.root] + [
+        item for item in manager.loggerDict.values() if isinstance(item, logging.Logger)
+    ]
+    levels = {lg: lg.level for lg in loggers}
+    for lg in loggers:
+        lg.setLevel(logging.DEBUG)
+        if lg is logging.root or not lg.propagate:
+            lg.addHandler(book)
+    try:
+        yield book
+    finally:
+        for lg, level in levels.items():
+            lg.setLevel(level)
+            if book in lg.handlers:
+                lg.removeHandler(book)
+
+
+def body_text(body: Any) -> str:
+    return body if isinstance(body, str) else json.dumps(body)
