@@ -14,7 +14,8 @@ Two layers produce the shape:
   or too deeply nested 413 / 400; a database wait that ran out (a lock held
   past ``DB_LOCK_TIMEOUT``, no pooled connection within ``DB_POOL_TIMEOUT``:
   ``config.db.waited_out``) 503 ``busy`` with ``Retry-After``; any other
-  exception is logged in full and
+  exception is logged in full (without its message in a view that reads a
+  match's state, ``reads_match_state``: it may quote a hidden card) and
   answered with a bare 500 that says nothing about its cause. Views never catch
   application errors themselves: they call services and let them rise.
 * plain Django views for errors raised outside DRF: ``handler400/403/404/500``
@@ -42,6 +43,7 @@ import rules
 from config import db
 from config.exceptions import ApplicationError
 from config.limits import BODY_LIMIT_ERRORS, body_limit_error
+from config.logs import traceback_without_values
 
 logger = logging.getLogger("cardroom.api")
 
@@ -113,7 +115,17 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     response = exception_handler(exc, context)
     if response is None or not isinstance(exc, exceptions.APIException):
         view = context.get("view")
-        logger.error("Unhandled exception in %s", type(view).__name__, exc_info=exc)
+        if getattr(view, "reads_match_state", False):
+            # It was building a table's view, events or a move's answer from
+            # the match's state: the exception's message may quote a hidden
+            # card (``KeyError: 'QH'``), so the line says where, not what.
+            logger.error(
+                "Unhandled exception in %s\n%s",
+                type(view).__name__,
+                traceback_without_values(exc),
+            )
+        else:
+            logger.error("Unhandled exception in %s", type(view).__name__, exc_info=exc)
         set_rollback()
         return Response(error_body("server_error", SERVER_ERROR_MESSAGE), status=500)
     response.data = _api_error_body(exc)

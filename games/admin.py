@@ -10,6 +10,7 @@ A table with events cannot be deleted (the events PROTECT it); lobby tables
 can. See docs/security.md.
 """
 
+import logging
 from typing import Any
 
 from django.contrib import admin, messages
@@ -18,6 +19,7 @@ from django.http import HttpRequest
 
 import rules
 from config.admin import GuardedModelAdmin
+from config.logs import traceback_without_values
 from games import event_store
 from games.errors import TableError
 from games.models import GameEvent, Seat, Table, TableStatus
@@ -25,6 +27,8 @@ from games.services import table_seats_to_act_to_bots
 
 #: The refusals of a table whose match is not in play (``require_playing``).
 NOT_IN_PLAY = frozenset({"not_started", "table_finished", "table_aborted"})
+
+logger = logging.getLogger(__name__)
 
 
 class SeatInline(admin.TabularInline):
@@ -161,9 +165,20 @@ class GameEventAdmin(GuardedModelAdmin):
 
     @admin.display(description="payload (as a spectator sees it while in play)")
     def shown(self, obj: GameEvent) -> Any:
-        event = event_store.upcast(obj.type, obj.version, obj.payload)
-        if obj.table.status != TableStatus.FINISHED:
-            event = rules.get_game(obj.table.game).redact(event, None)
+        try:
+            event = event_store.upcast(obj.type, obj.version, obj.payload)
+            if obj.table.status != TableStatus.FINISHED:
+                event = rules.get_game(obj.table.game).redact(event, None)
+        except Exception as exc:
+            # Django would log the failure with its message, which may quote
+            # a card of the raw payload: the line says where, not what.
+            logger.error(
+                "The admin could not show event %s of table %s\n%s",
+                obj.seq,
+                obj.table_id,
+                traceback_without_values(exc),
+            )
+            return "(could not be shown: the failure is logged)"
         return event.payload
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -38,6 +38,11 @@ def _user(request: Request) -> Any:
 class TableApi(APIView):
     """Base of the table views (errors map in ``config.errors``)."""
 
+    #: These views build their answers from a match's state and events, so
+    #: an unexpected exception is logged without its message, which may quote
+    #: a hidden card (``config.errors.api_exception_handler``).
+    reads_match_state = True
+
 
 # --- output shapes ---------------------------------------------------------
 

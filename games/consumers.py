@@ -59,6 +59,8 @@ CLOSE_INVALID_TOKEN = 4401
 CLOSE_UNKNOWN_TABLE = 4404
 #: The live feed (channel layer) failed: reconnect with ``?after=<last seq>``.
 CLOSE_FEED_LOST = 4503
+#: The server failed serving the socket (logged): reconnect with ``?after=``.
+CLOSE_SERVER_ERROR = 1011
 
 NOT_AUTHENTICATED = exceptions.NotAuthenticated()
 
@@ -119,7 +121,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         per outage, not per socket), or the database stays busy past its
         waits (``config.errors.busy``: a table held by a stuck transaction
         while the socket registers), close the socket with
-        ``CLOSE_FEED_LOST`` so the client reconnects and resyncs. The
+        ``CLOSE_FEED_LOST`` so the client reconnects and resyncs; any other
+        failure (a bug) with ``CLOSE_SERVER_ERROR``, logged without the
+        exception's message. The
         handshake is accepted first if it was not yet (the layer fails
         before it when Redis is down), so the client gets the code, not a
         bare HTTP 403. A client that went away while we sent to it
@@ -148,6 +152,17 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             if not busy(exc, "on a socket"):
                 raise
             await self._feed_lost(from_client, to_client)
+        except Exception as exc:
+            # A bug reading or forwarding a frame (the rules building a view
+            # for the first frame, a catch-up): the server would log it with
+            # its message, which may quote a seat's hand. Logged here without
+            # it, and the socket closes with 1011 (the client reconnects).
+            logger.error(
+                "Live play: the socket of table %s failed\n%s",
+                getattr(self, "table_id", "?"),
+                traceback_without_values(exc),
+            )
+            await self._feed_lost(from_client, to_client, CLOSE_SERVER_ERROR)
 
     async def _leave(self) -> None:
         """Leave the groups and the registration (should that fail too, the
@@ -161,10 +176,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                     table_id=self.table_id, channel_name=self.channel_name
                 )
 
-    async def _feed_lost(self, receive: Any, send: Any) -> None:
-        """``_leave``, and close with ``CLOSE_FEED_LOST``: after accepting
-        the handshake if it is still open, so that the code reaches the
-        client (docs/live-protocol.md, "Close codes")."""
+    async def _feed_lost(
+        self, receive: Any, send: Any, code: int = CLOSE_FEED_LOST
+    ) -> None:
+        """``_leave``, and close with ``code`` (``CLOSE_FEED_LOST``): after
+        accepting the handshake if it is still open, so that the code reaches
+        the client (docs/live-protocol.md, "Close codes")."""
         await self._leave()
         with contextlib.suppress(ClientGone):
             if not self.accepted:
@@ -173,7 +190,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                     if message["type"] != "websocket.connect":
                         return  # the client left before its handshake
                 await send({"type": "websocket.accept"})
-            await send({"type": "websocket.close", "code": CLOSE_FEED_LOST})
+            await send({"type": "websocket.close", "code": code})
 
     async def accept(self, subprotocol: Any = None, headers: Any = None) -> None:
         await super().accept(subprotocol, headers)
