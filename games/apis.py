@@ -43,6 +43,16 @@ class TableApi(APIView):
     #: a hidden card (``config.errors.api_exception_handler``).
     reads_match_state = True
 
+    def finalize_response(
+        self, request: Request, response: Any, *args: Any, **kwargs: Any
+    ) -> Any:
+        response = super().finalize_response(request, response, *args, **kwargs)
+        # Answers are shaped for the requester (a seat's hand, its moves) at
+        # one URL for everyone: no cache on the way (a proxy, the browser's
+        # disk) may keep one and hand it to the next person asking.
+        response["Cache-Control"] = "private, no-store"
+        return response
+
 
 # --- output shapes ---------------------------------------------------------
 
