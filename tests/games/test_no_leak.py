@@ -17,10 +17,11 @@ import pytest
 
 import rules
 from games import event_store
-from games.models import GameEvent, Seat, Table
+from games.models import Table
 from games.services import action_submit
 from tests.accounts.factories import UserFactory
 from tests.games.conftest import Player
+from tests.games.leak_payloads import table_with_history
 from tests.games.tables import seat_users, table_started
 
 pytestmark = [pytest.mark.django_db, pytest.mark.timeout(180)]
@@ -36,40 +37,6 @@ CASES = [
 ]
 CHECKS = 5  # points per match at which every seat is checked
 PER_TABLE = ("id", "created_at", "started_at", "finished_at")
-
-
-def _alternative(table: Table, history: list[rules.Event]) -> Table:
-    """A copy of ``table`` (same people, same seats) whose log is ``history``."""
-    game = rules.get_game(table.game)
-    alt = Table.objects.create(
-        game=table.game,
-        options=table.options,
-        players=table.players,
-        status=table.status,
-        rated=table.rated,
-        created_by=table.created_by,
-        seq=len(history),
-        seed=table.seed,
-        seed_sha256=table.seed_sha256,
-        state=game.dump_state(game.replay(history)),
-    )
-    Seat.objects.bulk_create(
-        Seat(table=alt, index=s.index, user=s.user, bot_level=s.bot_level)
-        for s in table.seats.all()
-    )
-    stored = event_store.load(table)
-    GameEvent.objects.bulk_create(
-        GameEvent(
-            table=alt,
-            seq=original.seq,
-            type=event.type,
-            version=event.version,
-            payload=event.payload,
-            seat=original.seat,
-        )
-        for original, event in zip(stored, history, strict=True)
-    )
-    return alt
 
 
 def _answers(who: Player, table: Table) -> tuple[dict[str, Any], Any, str]:
@@ -90,7 +57,7 @@ def _check_every_seat(
     for seat, who in viewers.items():
         history = game.resample_unseen(events, seat, rng)
         differing += history != events
-        alt = _alternative(table, history)
+        alt = table_with_history(table, history)
         real_body, real_events, real_text = _answers(who, table)
         alt_body, alt_events, alt_text = _answers(who, alt)
         assert real_body["seat"] == seat
