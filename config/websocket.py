@@ -5,7 +5,7 @@ without a check a foreign site could play with its visitor's account
 (cross-site WebSocket hijacking). Browsers always send ``Origin`` on these
 handshakes; we accept it only for our own host names. A handshake without
 ``Origin`` is not from a browser: such clients authenticate with ``?token=``
-and carry no ambient credentials, so they are let through (Channels' own
+(or an ``Authorization: Token`` header) and carry no ambient credentials, so they are let through (Channels' own
 ``AllowedHostsOriginValidator`` would refuse them).
 """
 
@@ -43,6 +43,14 @@ TOKEN_EMPTY = (
     "The token parameter is empty. Send ?token=<key>, or no token to watch.",
 )
 TOKEN_REPEATED = ("authentication_failed", "Send one token parameter, not several.")
+TOKEN_HEADER_BAD = (
+    "authentication_failed",
+    "Invalid token header. Send Authorization: Token <key>, or no token to watch.",
+)
+TOKEN_TWO_WAYS = (
+    "authentication_failed",
+    "A token in the header and another in ?token=: send one.",
+)
 TOKEN_INVALID = ("authentication_failed", "Invalid token.")
 TOKEN_INACTIVE = ("authentication_failed", "User inactive or deleted.")
 TOKEN_OF_A_BOT = (
@@ -52,15 +60,17 @@ TOKEN_OF_A_BOT = (
 
 
 class TokenAuthMiddleware:
-    """``?token=<key>`` on the WebSocket URL authenticates an API client.
+    """``?token=<key>`` on the WebSocket URL, or an ``Authorization: Token
+    <key>`` header on the handshake, authenticates an API client.
 
     Runs inside ``AuthMiddlewareStack``: a valid token replaces the session's
-    user. A ``token`` parameter that names nobody (empty, given twice,
-    unknown, a bot's or an inactive person's) leaves the connection anonymous
+    user. A ``token`` parameter or header that names nobody (empty, given
+    twice or both ways, unknown, a bot's or an inactive person's) leaves the connection anonymous
     and sets ``scope["auth_error"]`` to ``(code, message)``: the consumer then
     closes with 4401 (docs/live-protocol.md). A client that sent a token meant
-    to play, so it is never let in as a spectator instead. Without the
-    parameter the session (or anonymity) stands. A valid key stays in the
+    to play, so it is never let in as a spectator instead. Without either
+    the session (or anonymity) stands; a header of another scheme (``Bearer``)
+    is not ours and counts as none. A valid key stays in the
     scope (``auth_token``): each move the socket makes has it checked again
     under the move's transaction.
     """
@@ -69,17 +79,12 @@ class TokenAuthMiddleware:
         self.inner = inner
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
-        query = parse_qs(
-            scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True
-        )
-        keys = query.get("token")
-        if keys is not None:
-            if len(keys) > 1:
-                user, error = None, TOKEN_REPEATED
-            elif not keys[0]:
-                user, error = None, TOKEN_EMPTY
-            else:
-                user, error = await _token_user(keys[0])
+        given = _token_given(scope)
+        if given is not None:
+            key, error = given
+            user = None
+            if error is None:
+                user, error = await _token_user(key)
             scope = dict(scope, user=user or AnonymousUser())
             if user is None:
                 scope["auth_error"] = error
@@ -87,8 +92,34 @@ class TokenAuthMiddleware:
                 scope["auth_by_token"] = True  # closed if the token is revoked
                 # Checked again with each move (``games.consumers``); never
                 # logged or sent anywhere.
-                scope["auth_token"] = keys[0]
+                scope["auth_token"] = key
         return await self.inner(scope, receive, send)
+
+
+def _token_given(scope: Any) -> tuple[str, tuple[str, str] | None] | None:
+    """The key the handshake sends, in ``?token=`` or in an ``Authorization:
+    Token <key>`` header (a client library that sets headers, as for HTTP),
+    or why it names nobody; None when it sends neither."""
+    query = parse_qs(
+        scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True
+    )
+    keys = query.get("token")
+    header = None
+    for name, value in scope.get("headers", ()):
+        if name == b"authorization":
+            words = value.decode("latin-1").split()
+            if words and words[0].lower() == "token":  # another scheme: not ours
+                header = words[1] if len(words) == 2 else ""
+    if keys is None and header is None:
+        return None
+    if keys is not None and len(keys) > 1:
+        return "", TOKEN_REPEATED
+    if keys is not None and header is not None and keys[0] != header:
+        return "", TOKEN_TWO_WAYS
+    if keys is not None:
+        return keys[0], (None if keys[0] else TOKEN_EMPTY)
+    assert header is not None
+    return header, (None if header else TOKEN_HEADER_BAD)
 
 
 @database_sync_to_async

@@ -42,13 +42,17 @@ class Socket:
     """A communicator on ``ws/tables/<id>/`` that collects frames by type."""
 
     def __init__(
-        self, table_id: int, token: str | None = None, query: str = ""
+        self,
+        table_id: int,
+        token: str | None = None,
+        query: str = "",
+        headers: list[tuple[bytes, bytes]] | None = None,
     ) -> None:
         params = [f"token={token}"] if token else []
         if query:
             params.append(query)
         path = f"/ws/tables/{table_id}/" + ("?" + "&".join(params) if params else "")
-        self.comm = WebsocketCommunicator(application, path)
+        self.comm = WebsocketCommunicator(application, path, headers=headers or [])
 
     async def __aenter__(self) -> Socket:
         connected, _ = await self.comm.connect(timeout=WAIT)
@@ -110,12 +114,17 @@ def test_an_unknown_table_closes_with_4404() -> None:
     run(go)
 
 
-def refusal(table_id: int, query: str) -> list[Any]:
-    """What a handshake with ``query`` receives: a frame, then the close."""
+def refusal(
+    table_id: int, query: str, headers: list[tuple[bytes, bytes]] | None = None
+) -> list[Any]:
+    """What a handshake with ``query`` (and ``headers``) receives: a frame,
+    then the close."""
     received: list[Any] = []
 
     async def go() -> None:
-        comm = WebsocketCommunicator(application, f"/ws/tables/{table_id}/?{query}")
+        comm = WebsocketCommunicator(
+            application, f"/ws/tables/{table_id}/?{query}", headers=headers or []
+        )
         connected, _ = await comm.connect(timeout=WAIT)
         assert connected  # accepted, so that the close code reaches the client
         sent = await comm.receive_output(WAIT)
@@ -171,6 +180,56 @@ def test_a_token_that_names_nobody_closes_with_4401_and_why(
 
     assert refusal(table.pk, query) == refused_with(code, message)
     assert not SeatConnection.objects.filter(table=table).exists()
+
+
+HEADER_BAD = (
+    "Invalid token header. Send Authorization: Token <key>, or no token to watch."
+)
+
+
+@pytest.mark.parametrize(
+    ("header", "query", "message"),
+    [
+        (b"Token nope", "", "Invalid token."),
+        (b"Token", "", HEADER_BAD),
+        (b"Token a b", "", HEADER_BAD),
+        (
+            b"Token nope",
+            "token=other",
+            "A token in the header and another in ?token=: send one.",
+        ),
+    ],
+)
+def test_a_token_header_that_names_nobody_closes_with_4401_and_why(
+    header: bytes, query: str, message: str
+) -> None:
+    table, _ = two_people()
+
+    refused = refusal(table.pk, query, headers=[(b"authorization", header)])
+
+    assert refused == refused_with("authentication_failed", message)
+
+
+def test_a_token_in_the_handshakes_header_plays_from_its_seat() -> None:
+    """A client library that sets headers (as it does for HTTP) sends the
+    token as ``Authorization: Token <key>``: it plays, it does not watch."""
+    table, people = two_people()
+    header = [(b"authorization", f"Token {people[1]}".encode())]
+
+    frames: list[Any] = []
+
+    async def go() -> None:
+        async with (
+            Socket(table.pk, headers=header) as bo,
+            Socket(table.pk, headers=[(b"authorization", b"Bearer x")]) as other,
+        ):
+            frames.extend([await bo.next("state"), await other.next("state")])
+
+    run(go)
+    mine, watching = frames
+
+    assert mine["seat"] == 1 and mine["legal_actions"]
+    assert watching["seat"] is None  # another scheme is not a token of ours
 
 
 def test_a_bots_or_an_inactive_persons_token_closes_with_4401_and_why() -> None:
