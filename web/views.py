@@ -138,8 +138,14 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def replay_frames(request: HttpRequest, table_id: int) -> JsonResponse:
-    """The replay's frames as JSON (``?seat=n`` for one seat, else all open)."""
-    found = _table_or_404(table_id)
+    """The replay's frames as JSON (``?seat=n`` for one seat, else all open).
+
+    JSON for every answer, a missing table too (``not_found`` with the API's
+    message): the replay page's script reads it, whatever DEBUG says."""
+    try:
+        found = selectors.table_get(table_id=table_id)
+    except TableError as exc:
+        return JsonResponse({"code": exc.code, "message": exc.message}, status=404)
     raw = request.GET.get("seat", "")
     seat: int | None = None
     if raw not in ("", "all"):

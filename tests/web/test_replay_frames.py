@@ -1,5 +1,7 @@
 """Replay frames: the view after every event, once the match is over."""
 
+from typing import Any
+
 import pytest
 from django.test import Client
 
@@ -80,4 +82,21 @@ def test_a_seat_outside_the_table_is_refused(client: Client, seat: str) -> None:
     assert response.json() == {
         "code": "invalid_seat",
         "message": "seat must be all or 0 to 1.",
+    }
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_a_missing_table_is_a_json_404_that_names_it(
+    client: Client, settings: Any, debug: bool
+) -> None:
+    """With DEBUG on, Django's own 404 page was HTML; with it off, JSON
+    without the table's message."""
+    settings.DEBUG = debug
+
+    response = client.get("/tables/987654/replay/frames/")
+
+    assert response.status_code == 404
+    assert response.json() == {
+        "code": "not_found",
+        "message": "Table 987654 does not exist.",
     }
