@@ -34,6 +34,23 @@ class UserAdmin(GuardedModelAdmin, DjangoUserAdmin):
         ("Bot", {"fields": ("is_bot", "bot_level")}),
     )
 
+    def save_model(
+        self, request: HttpRequest, obj: User, form: Any, change: bool
+    ) -> None:
+        """Write only the fields the organiser changed.
+
+        ``save()`` writes the whole row as the page read it: a password
+        changed (or a login recorded) between that read and the save was
+        written back to what it was, so the old password worked again.
+        """
+        if not change:
+            super().save_model(request, obj, form, change)
+            return
+        columns = {f.name for f in obj._meta.concrete_fields if not f.primary_key}
+        changed = [name for name in form.changed_data if name in columns]
+        if changed:
+            obj.save(update_fields=changed)
+
 
 def token_prefix(key: str) -> str:
     """The first characters of a token key, enough to tell two tokens apart."""

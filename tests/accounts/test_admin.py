@@ -1,5 +1,7 @@
 """The Django admin manages users, bots included."""
 
+from typing import Any
+
 import pytest
 from django.contrib.auth.models import Permission
 from django.test import Client
@@ -71,3 +73,49 @@ def test_deleting_a_person_lists_their_token_by_prefix_only(
         assert key not in page
         assert f"{key[:6]}…" in page
         assert f'href="/admin/accounts/user/{ada.pk}/change/"' in page  # links kept
+
+
+def test_saving_a_persons_page_keeps_a_password_changed_meanwhile(
+    admin_client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The change page's save wrote the whole row as it read it: a password
+    changed between that read and the save was set back, and the old one
+    worked again. Only the fields changed on the page are written now."""
+    from accounts.admin import UserAdmin
+
+    ada = UserFactory(username="ada", email="ada@example.com")
+    ada.set_password("the old one")
+    ada.save()
+    read = UserAdmin.get_object
+
+    def read_then_changed_elsewhere(self: Any, *args: Any, **kwargs: Any) -> Any:
+        obj = read(self, *args, **kwargs)
+        fresh = User.objects.get(pk=ada.pk)
+        fresh.set_password("the new one")  # the person, in another request
+        fresh.save(update_fields=["password"])
+        return obj
+
+    page = admin_client.get(f"/admin/accounts/user/{ada.pk}/change/")
+    form = page.context["adminform"].form
+    data = {
+        name: value
+        for name, value in form.initial.items()
+        if name in form.fields and value is not None and name != "password"
+    }
+    data.update(
+        email="ada@cardroom.example",
+        groups=[],
+        user_permissions=[],
+        date_joined_0=ada.date_joined.strftime("%Y-%m-%d"),
+        date_joined_1=ada.date_joined.strftime("%H:%M:%S"),
+    )
+    data.pop("date_joined", None)
+    data.pop("last_login", None)
+    monkeypatch.setattr(UserAdmin, "get_object", read_then_changed_elsewhere)
+
+    response = admin_client.post(f"/admin/accounts/user/{ada.pk}/change/", data)
+
+    assert response.status_code == 302, response.content.decode()[:2000]
+    saved = User.objects.get(pk=ada.pk)
+    assert saved.email == "ada@cardroom.example"
+    assert saved.check_password("the new one")
