@@ -22,6 +22,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.contrib.admin.actions import delete_selected
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Q, QuerySet
@@ -220,6 +221,32 @@ class EntryInline(admin.TabularInline):
         return self.fields
 
 
+def delete_without_rounds(
+    modeladmin: TournamentAdmin, request: HttpRequest, queryset: QuerySet[Tournament]
+) -> Any:
+    """Django's "Delete selected", refused for a tournament with a round.
+
+    The delete permission asks about one tournament on its own page only: the
+    list's bulk action deleted a tournament whose round was seated, or played,
+    with its entries and results. Its tables and results are the record; end
+    it instead ("End tournament early").
+    """
+    played = sorted(
+        queryset.filter(round_set__isnull=False)
+        .distinct()
+        .values_list("name", flat=True)
+    )
+    if played:
+        modeladmin.message_user(
+            request,
+            "Not deleted: a tournament with a round seated or played is part of "
+            f"the record ({', '.join(played)}). End it early instead.",
+            messages.ERROR,
+        )
+        return None
+    return delete_selected(modeladmin, request, queryset)
+
+
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
     list_display = (
@@ -290,6 +317,13 @@ class TournamentAdmin(admin.ModelAdmin):
         if obj is not None and obj.round_set.exists():
             return False  # its tables and results are part of the record
         return super().has_delete_permission(request, obj)
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        actions: dict[str, Any] = super().get_actions(request)
+        if "delete_selected" in actions:
+            _, name, description = actions["delete_selected"]
+            actions["delete_selected"] = (delete_without_rounds, name, description)
+        return actions
 
     def lookup_allowed(
         self, lookup: str, value: str, request: HttpRequest | None = None

@@ -806,3 +806,25 @@ def test_the_list_shows_a_round_robins_rounds_from_its_players(staff: Client) ->
     page = staff.get(CHANGELIST).content.decode()
 
     assert "0 / 5" in page
+
+
+def test_the_lists_delete_refuses_a_tournament_with_a_round(staff: Client) -> None:
+    """Its own page offers no delete once a round is seated, but the list's
+    bulk "Delete selected" deleted it, with its entries and results."""
+    seated = alkort_duel()
+    services.round_seat(tournament_id=seated.pk)
+    draft = TournamentFactory(name="Not started")
+
+    response = act(staff, "delete_selected", seated, draft, post="yes")
+
+    assert Tournament.objects.filter(pk=seated.pk).exists()
+    assert Tournament.objects.filter(pk=draft.pk).exists()  # nothing half-done
+    assert messages_of(response) == [
+        (
+            "error",
+            "Not deleted: a tournament with a round seated or played is part of "
+            "the record (Duels). End it early instead.",
+        )
+    ]
+    act(staff, "delete_selected", draft, post="yes")
+    assert not Tournament.objects.filter(pk=draft.pk).exists()
