@@ -19,8 +19,9 @@ from games import event_store, frames, realtime, services
 from games.models import Table
 from games.services import action_submit
 from tests.accounts.factories import UserFactory
+from tests.games.leak_payloads import table_with_history
 from tests.games.tables import seat_users, table_started
-from tests.games.test_no_leak import CASES, _alternative, _match_length
+from tests.games.test_no_leak import CASES, _match_length
 
 pytestmark = [pytest.mark.django_db, pytest.mark.timeout(180)]
 
@@ -63,7 +64,7 @@ def test_a_seats_frames_do_not_depend_on_cards_it_has_not_seen(
             for seat, user_id in viewers.items():
                 history = game.resample_unseen(events, seat, rng)
                 differing += history != events
-                alt = _alternative(table, history)
+                alt = table_with_history(table, history)
                 real = _frames(table, user_id)
                 assert real[0]["seat"] == seat
                 assert _frames(alt, user_id) == real, f"a frame leaks to seat {seat}"
