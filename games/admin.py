@@ -66,21 +66,7 @@ class TableAdmin(GuardedModelAdmin):
     )
     # Every field: ``rated`` too, chosen when the table is created (the
     # statistics count a table once, as it was then; docs/stats.md).
-    readonly_fields = (
-        "game",
-        "players",
-        "options",
-        "status",
-        "rated",
-        "seq",
-        "seed_sha256",
-        "revealed_seed",
-        "outcome",
-        "created_by",
-        "created_at",
-        "started_at",
-        "finished_at",
-    )
+    readonly_fields = fields
     inlines = [SeatInline]
     actions = ["seats_to_act_to_bots"]
 
