@@ -17,6 +17,7 @@ the seq the choice was made for and the seat is still the server's to play.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import random
 from collections.abc import Sequence
@@ -41,8 +42,14 @@ logger = logging.getLogger(__name__)
 
 
 def bot_rng(table: Table, seat: int) -> random.Random:
-    """A deterministic, server-side source of the bot's choices at this move."""
-    return random.Random(f"{table.seed}:{table.seq}:{seat}")
+    """A deterministic, server-side source of the bot's choices at this move.
+
+    Seeded with a SHA-256 of ``bot:seed:seq:seat``, never the text itself:
+    ``random.Random`` keeps a text seed's bytes in its key, and the Mersenne
+    Twister is not a one-way function (docs/security.md, "The seed").
+    """
+    key = f"bot:{table.seed}:{table.seq}:{seat}".encode()
+    return random.Random(hashlib.sha256(key).digest())
 
 
 def bot_turn_choose(

@@ -1,5 +1,6 @@
 """Bot turns: the server plays bot seats until a person must act."""
 
+import hashlib
 import logging
 import random
 from collections.abc import Callable
@@ -11,7 +12,7 @@ import rules
 from games import event_store
 from games.models import GameEvent, Table
 from games.services import bot_turn_play
-from games.services.bots import bot_turn_choose
+from games.services.bots import bot_rng, bot_turn_choose
 from rules import bots
 from tests.accounts.factories import UserFactory
 from tests.games.tables import bots_play, table_started
@@ -121,3 +122,19 @@ def test_a_failing_policy_falls_back_to_a_random_legal_move(
     assert f"alkort bot strong failed at table {table.pk}" in caplog.text
     assert "RuntimeError (its message left out" in caplog.text
     assert "policy-hand" not in caplog.text  # nor what it quoted
+
+
+def test_the_bots_generator_is_seeded_with_a_hash_never_the_seed() -> None:
+    """``random.Random`` keeps a text seed's bytes in its key: the bots' one
+    gets the SHA-256 of ``bot:seed:seq:seat`` (docs/security.md, "The seed")."""
+    table = table_started(seating=[UserFactory(), "basic"])
+    rng = bot_rng(table, 1)
+
+    key = f"bot:{table.seed}:{table.seq}:1".encode()
+    expected = random.Random(hashlib.sha256(key).digest())
+    assert rng.getstate() == expected.getstate()
+    for text in (f"{table.seed}:{table.seq}:1", key.decode(), table.seed):
+        assert rng.getstate() != random.Random(text).getstate()
+    # Still one generator per seat and seq: the bots stay reproducible.
+    assert bot_rng(table, 1).getstate() == rng.getstate()
+    assert bot_rng(table, 0).getstate() != rng.getstate()
