@@ -1,0 +1,66 @@
+"""The longest names the service accepts never widen a page at 390 px.
+
+A username may be 150 characters without a space, a tournament's name 200:
+such a word must break inside its box, not push the page sideways for
+everyone who sees it (at the table, in the lobby, on the profile and the
+tournament pages).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import PASSWORD
+from tests.e2e.flows import create_table, unique_name
+
+WIDTH = 390
+
+SET_UP = """
+import json
+from tests.tournaments.factories import TournamentFactory
+from tournaments import services
+
+tournament = TournamentFactory(name="T" * 200, game="alkort", table_size=2)
+services.registration_open(tournament_id=tournament.pk)
+print(json.dumps({"tournament": tournament.pk}))
+"""
+
+
+def _page_width(page: Any) -> int:
+    return int(page.evaluate("document.documentElement.scrollWidth"))
+
+
+@pytest.mark.timeout(90)
+def test_long_names_break_instead_of_widening_the_page(
+    player: Any, live_manage: Callable[[str], str]
+) -> None:
+    made = json.loads(live_manage(SET_UP).strip().splitlines()[-1])
+    person = player(width=WIDTH, height=844)
+    page = person.page
+    prefix = unique_name("w")
+    name = prefix + "W" * (150 - len(prefix))
+    person.username = name
+    page.goto("/accounts/signup/")
+    page.fill("input[name=username]", name)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_selector(f".me:text-is('{name}')")
+
+    create_table(page, "alkort", 2)
+    page.wait_for_selector(f"#seats a:text-is('{name}')")
+    assert _page_width(page) <= WIDTH, f"the table is {_page_width(page)}px wide"
+
+    page.goto(f"/players/{name}/")
+    page.wait_for_selector(f"h1:text-is('{name}')")
+    assert _page_width(page) <= WIDTH, f"the profile is {_page_width(page)}px wide"
+
+    page.goto("/tournaments/")
+    page.wait_for_selector("#tournament-list li")
+    assert _page_width(page) <= WIDTH, f"the list is {_page_width(page)}px wide"
+    page.goto(f"/tournaments/{made['tournament']}/")
+    page.wait_for_selector("h1:has-text('TTTT')")
+    assert _page_width(page) <= WIDTH, f"the tournament is {_page_width(page)}px wide"
