@@ -181,6 +181,9 @@ function renderLobby(ctx) {
   if (creator && free.length) {
     const select = el("select", { "aria-label": "Bot level" },
       levels.map((level) => el("option", { value: level, selected: level === "basic" }, level)));
+    // The level the creator picked stays picked when the seats change.
+    const picked = box.querySelector("select");
+    if (picked && levels.includes(picked.value)) select.value = picked.value;
     parts.push(el("div", { class: "row" }, select,
       el("button", { type: "button", class: "button ghost", onclick: () => call("bots", { level: select.value }) }, "Add a bot")));
   }
@@ -197,7 +200,20 @@ function renderLobby(ctx) {
   const waiting = free.length
     ? `Waiting for ${free.length} more player${free.length > 1 ? "s" : ""}. Share this page's address to invite someone.`
     : "Every seat is filled.";
-  box.replaceChildren(el("p", { class: "hint" }, waiting), el("div", { class: "lobby-actions" }, parts));
+  const next = [el("p", { class: "hint" }, waiting), el("div", { class: "lobby-actions" }, parts)];
+  // The lobby is fetched again every few seconds: controls that would come out
+  // the same keep their nodes, so a picked bot level, the focus and a click in
+  // progress survive (as the board's do, see sameBoard).
+  if (box.childElementCount === next.length && next.every((node, i) => box.children[i].isEqualNode(node))) return;
+  const active = document.activeElement;
+  const name = (node) => node.getAttribute("aria-label") || node.textContent;
+  const focused = box.contains(active) ? name(active) : null;
+  box.replaceChildren(...next);
+  if (focused) {
+    const twin = [...box.querySelectorAll("button, select, a")].find(
+      (node) => name(node) === focused && !node.disabled);
+    if (twin) twin.focus();
+  }
 }
 
 // The move's clock: the table's `deadline` (an ISO time, in the REST answer
