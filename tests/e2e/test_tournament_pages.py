@@ -77,3 +77,43 @@ def test_register_withdraw_and_a_running_round(
     # The seat the house bot filled is named as the bot, not left blank.
     expect(tables.filter(has_text="basic bot")).to_have_count(1)
     assert page.get_by_role("button", name="Register").count() == 0
+
+
+TEAM_SET_UP = """
+import json
+from tests.tournaments.factories import TournamentFactory
+from tournaments import services
+
+tournament = TournamentFactory(
+    name="Pairs cup", game="alkort", table_size=4, team_event=True, options={"target": 1}
+)
+services.registration_open(tournament_id=tournament.pk)
+print(json.dumps({"tournament": tournament.pk}))
+"""
+
+
+@pytest.mark.timeout(90)
+def test_registering_for_a_team_event_names_the_team(
+    player: Any, live_manage: Callable[[str], str]
+) -> None:
+    """A team event takes a team: the page asks for it, and a refusal about it
+    points at the field."""
+    made = json.loads(live_manage(TEAM_SET_UP).strip().splitlines()[-1])
+    person = player()
+    person.expected_failures.append(f"/api/tournaments/{made['tournament']}/register/")
+    name = sign_up(person)
+    page = person.page
+    page.goto(f"/tournaments/{made['tournament']}/")
+    team = page.get_by_label("Team")
+
+    page.get_by_role("button", name="Register").click()
+    expect(page.get_by_role("alert")).to_have_text(
+        "This is a team event: name your team to register."
+    )
+    expect(team).to_have_attribute("aria-invalid", "true")
+    expect(team).to_be_focused()
+
+    team.fill("Ravens")
+    page.get_by_role("button", name="Register").click()
+    expect(page.locator("#entries li")).to_have_text([f"{name} · Ravens"])
+    expect(page.get_by_role("button", name="Withdraw")).to_be_visible()

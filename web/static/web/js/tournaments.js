@@ -3,6 +3,7 @@
 // "Players' API"). A person registers or withdraws here while registration
 // is open; organisers run everything else from the admin.
 import { api, currentUser, el, emptyState, games, plural, results, scrollBox, showError } from "./api.js";
+import { markInvalid } from "./forms.js";
 
 const root = document.getElementById("tournaments-root");
 const id = root.dataset.tournament;
@@ -128,24 +129,45 @@ async function detail() {
   }
   document.title = `${t.name} · Cardroom`;
   const catalogue = await games();
-  const error = el("p", { class: "form-error", role: "alert", hidden: true });
+  const error = el("p", { class: "form-error", id: "tournament-error", role: "alert", hidden: true });
   const me = currentUser();
-  const call = async (path) => {
+  let form = null;
+  const call = async (path, body = {}) => {
     try {
-      await api(`/api/tournaments/${id}/${path}/`, { method: "POST", body: {} });
+      await api(`/api/tournaments/${id}/${path}/`, { method: "POST", body });
       await detail();
     } catch (err) {
       showError(error, err.message);
+      // A refusal about the team (none given, too long, already full) points at its field.
+      const aboutTeam = ["team_required", "team_full"].includes(err.code)
+        || Boolean(err.body && err.body.errors && err.body.errors.team);
+      if (form) markInvalid(form, error, aboutTeam ? ["team"] : []);
     }
   };
   let actions = null;
   if (t.status === "registration") {
     const entered = results(t.entries || []).some((e) => e.username === me && !e.withdrawn);
-    actions = el("div", { class: "row" }, me
-      ? (entered
-        ? el("button", { type: "button", class: "button ghost", onclick: () => call("withdraw") }, "Withdraw")
-        : el("button", { type: "button", class: "button", onclick: () => call("register") }, "Register"))
-      : el("p", { class: "hint" }, el("a", { href: `/accounts/login/?next=/tournaments/${id}/` }, "Log in"), " to register."));
+    if (me && !entered && t.team_event) {
+      // A team event: players enter in pairs, each naming the same team.
+      form = el("form", {
+        id: "register-form", novalidate: true,
+        onsubmit: (event) => {
+          event.preventDefault();
+          call("register", { team: form.elements.team.value });
+        },
+      },
+      el("div", { class: "row" },
+        el("label", {}, "Team", el("input", { name: "team", maxlength: "64", autocomplete: "off", "aria-describedby": "team-hint" })),
+        el("button", { type: "submit", class: "button" }, "Register")),
+      el("p", { class: "hint", id: "team-hint" }, "Two players make a team: both register with the same team name."));
+      actions = form;
+    } else {
+      actions = el("div", { class: "row" }, me
+        ? (entered
+          ? el("button", { type: "button", class: "button ghost", onclick: () => call("withdraw") }, "Withdraw")
+          : el("button", { type: "button", class: "button", onclick: () => call("register") }, "Register"))
+        : el("p", { class: "hint" }, el("a", { href: `/accounts/login/?next=/tournaments/${id}/` }, "Log in"), " to register."));
+    }
   }
   root.replaceChildren(...[
     el("h1", {}, t.name, " ", statusTag(t.status)),
