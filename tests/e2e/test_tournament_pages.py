@@ -76,6 +76,11 @@ def test_register_withdraw_and_a_running_round(
     expect(tables).to_have_count(2)
     # The seat the house bot filled is named as the bot, not left blank.
     expect(tables.filter(has_text="basic bot")).to_have_count(1)
+    # Each round is named by its heading ("Round 1"), with no list number before it.
+    assert (
+        page.locator("#rounds").evaluate("e => getComputedStyle(e).listStyleType")
+        == "none"
+    )
     assert page.get_by_role("button", name="Register").count() == 0
 
 
