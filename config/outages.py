@@ -3,7 +3,7 @@ once when it starts failing and once when it works again, never per request.
 
 Each process keeps its own ``Outage`` per dependency: the channel layer's live
 notifications (``games.realtime``), the throttle's Redis
-(``config.throttling``) and Celery's broker (``games.scheduler``).
+(``config.throttling``) and Celery's broker (``config.broker``).
 """
 
 from __future__ import annotations

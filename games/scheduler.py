@@ -36,11 +36,9 @@ from typing import Any
 from django.conf import settings
 from django.db import close_old_connections
 from django.utils.module_loading import import_string
-from kombu.exceptions import OperationalError as BrokerError
 
-from config.celery import app as celery_app
+from config import broker
 from config.logs import traceback_without_values
-from config.outages import Outage
 
 logger = logging.getLogger(__name__)
 
@@ -109,26 +107,13 @@ def beat_repeat() -> None:
 _inline = threading.local()
 
 
-#: The broker's outages in this process (``config.outages``).
-BROKER_OUTAGE = Outage(
-    logger,
-    "Scheduling jobs is failing: the broker does not answer (%r); "
-    "the turn sweep schedules them again once it does",
-    "Scheduling jobs works again.",
-)
-
-
 def _send(name: str, args: tuple[Any, ...], delay: float) -> None:
-    """Send a job to Celery's broker. With the broker down the job is lost,
-    not the move that scheduled it (it has committed): the turn sweep
+    """Send a job to Celery's broker. With the broker down or hung the job is
+    lost, not the move that scheduled it (it has committed): the turn sweep
     (``games.services.sweep``) schedules the table's next turn again once
-    the broker is back. The outage is logged once, and its end."""
-    try:
-        celery_app.send_task(name, args=list(args), countdown=delay or None)
-    except (BrokerError, OSError) as exc:
-        BROKER_OUTAGE.failed(exc)
-        return
-    BROKER_OUTAGE.worked()
+    the broker is back. ``config.broker`` bounds the wait and logs the
+    outage once, and its end."""
+    broker.task_send(name, args, countdown=delay or None)
 
 
 def _inline_run(name: str, args: tuple[Any, ...]) -> None:

@@ -16,7 +16,11 @@ class StatsConfig(AppConfig):
 
 
 def table_finished_queue(sender: Any, table_id: int, **kwargs: Any) -> None:
-    """Queue the count of a table whose match just ended (sent on commit)."""
+    """Queue the count of a table whose match just ended (sent on commit).
+
+    A broker that is down or hung loses the task, never the move: the
+    statistics sweep counts the table later (``config.broker``)."""
+    from config.broker import task_send
     from stats.tasks import stats_record_table
 
-    stats_record_table.delay(table_id)
+    task_send(stats_record_table, (table_id,))

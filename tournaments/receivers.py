@@ -2,7 +2,9 @@
 
 ``games.signals.table_finished`` is sent on commit once per finished match;
 if the table belongs to a tournament, its standings task is queued (on
-commit, in case a caller sends the signal inside a transaction).
+commit, in case a caller sends the signal inside a transaction), through
+``config.broker`` so that a broker down or hung does not hold the commit's
+thread (the tournaments sweep queues a lost one again).
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ def table_finished_receiver(sender: Any, table_id: int, **kwargs: Any) -> None:
     )
     if tournament_id is None:
         return
+    from config.broker import task_send
     from tournaments.tasks import tournament_standings_update
 
     transaction.on_commit(
-        lambda: tournament_standings_update.delay(tournament_id), robust=True
+        lambda: task_send(tournament_standings_update, (tournament_id,)), robust=True
     )

@@ -255,14 +255,35 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 5}
-# A broker that is down must not hold a committed move's request for long:
-# the turn sweep re-schedules what could not be sent.
+# Seconds to connect to the broker, and to wait for any one of its answers. A
+# web process publishes tasks on commit, in the request (or the socket thread)
+# that made the move: a broker that accepts connections and never answers (hung,
+# or a firewall's black hole) held it for ever without a read timeout. With it,
+# one publish gives up after at most three of these (docs/operations.md,
+# "Celery"); the sweeps queue again what was lost. Workers are unaffected: they
+# wait for tasks by polling their sockets, not in a blocking read.
+BROKER_TIMEOUT = env.float("CELERY_BROKER_TIMEOUT", default=1.0)
+if not BROKER_TIMEOUT > 0:  # 0 would make every read non-blocking, and fail
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured(
+        f"CELERY_BROKER_TIMEOUT={BROKER_TIMEOUT:g} is not above 0 seconds."
+    )
+# Connecting (the socket, then a PING) is tried once within that time, not
+# again and again for Celery's default 4 s.
+CELERY_BROKER_CONNECTION_TIMEOUT = BROKER_TIMEOUT
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": BROKER_TIMEOUT,
+    "socket_timeout": BROKER_TIMEOUT,
+}
+# A broker that is down must not hold a committed move's request for long: one
+# retry (a pooled connection that Redis closed is replaced), then the task is
+# dropped for the sweeps to queue again (config/broker.py).
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
-    "max_retries": 2,
+    "max_retries": 1,
     "interval_start": 0,
     "interval_step": 0.2,
-    "interval_max": 0.5,
+    "interval_max": 0.2,
 }
 CELERY_TIMEZONE = "UTC"
 # The queue the web processes send to and the workers read (one per test

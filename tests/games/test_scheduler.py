@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from kombu.exceptions import OperationalError as KombuOperationalError
 
+from config import broker
 from games import scheduler
 
 
@@ -80,26 +81,36 @@ def test_a_broker_outage_loses_jobs_not_moves_and_is_logged_once(
 ) -> None:
     """Jobs are sent on commit: with the broker down the move stands, the
     job is dropped for the turn sweep to schedule again, and the outage is
-    one warning, not a traceback per move."""
+    one warning, not a traceback per move. While it lasts the broker is
+    asked again once every RETRY_SECONDS, and the jobs between are dropped
+    without trying (each try may wait CELERY_BROKER_TIMEOUT)."""
     settings.TASK_RUNNER = "celery"
-    sent: list[str] = []
+    sent: list[int] = []
+    tried: list[int] = []
     down = True
+    clock = [1000.0]
 
-    def send_task(name: str, **kwargs: Any) -> None:
+    def send_task(name: str, args: list[Any], **kwargs: Any) -> None:
+        tried.append(args[0])
         if down:
             raise KombuOperationalError("Error 111 connecting to redis")
-        sent.append(name)
+        sent.append(args[0])
 
-    monkeypatch.setattr(scheduler.celery_app, "send_task", send_task)
-    monkeypatch.setattr(scheduler.BROKER_OUTAGE, "failing", False)
-    with caplog.at_level(logging.WARNING, logger="games.scheduler"):
+    monkeypatch.setattr(broker.celery_app, "send_task", send_task)
+    monkeypatch.setattr(broker.time, "monotonic", lambda: clock[0])
+    broker.reset()
+    with caplog.at_level(logging.WARNING, logger="config.broker"):
         scheduler.job_schedule("games.bot_turn", 1, 5)
-        scheduler.job_schedule("games.bot_turn", 2, 9)
+        scheduler.job_schedule("games.bot_turn", 2, 9)  # dropped, not tried
+        clock[0] += broker.RETRY_SECONDS
+        scheduler.job_schedule("games.bot_turn", 3, 9)  # tried again, fails
         down = False
-        scheduler.job_schedule("games.bot_turn", 3, 4)
-        scheduler.job_schedule("games.bot_turn", 4, 2)
+        scheduler.job_schedule("games.bot_turn", 4, 4)  # dropped, not tried
+        clock[0] += broker.RETRY_SECONDS
+        scheduler.job_schedule("games.bot_turn", 5, 2)
+        scheduler.job_schedule("games.bot_turn", 6, 2)
 
-    assert sent == ["games.bot_turn", "games.bot_turn"]
+    assert tried == [1, 3, 5, 6] and sent == [5, 6]
     assert [r.getMessage().split(" (")[0] for r in caplog.records] == [
         "Scheduling jobs is failing: the broker does not answer",
         "Scheduling jobs works again.",

@@ -383,9 +383,12 @@ def round_start(*, tournament_id: int, user: User) -> Round:
 
 
 def _standings_queue(tournament_id: int) -> None:
+    """On commit: queue the standings (the tournaments sweep catches a task
+    that a broker down or hung lost, ``config.broker``)."""
+    from config.broker import task_send
     from tournaments.tasks import tournament_standings_update
 
-    tournament_standings_update.delay(tournament_id)
+    task_send(tournament_standings_update, (tournament_id,))
 
 
 def _tables_lock(rnd: Round) -> None:
