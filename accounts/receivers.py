@@ -28,6 +28,23 @@ def token_deleted(sender: Any, instance: Token, **kwargs: Any) -> None:
 
 
 @receiver(post_save, sender=User, dispatch_uid="accounts.user_saved")
-def user_saved(sender: Any, instance: User, created: bool, **kwargs: Any) -> None:
-    if not created and not instance.is_active:
-        credentials_revoked_on_commit(instance.pk, sessions=True)
+def user_saved(
+    sender: Any,
+    instance: User,
+    created: bool,
+    update_fields: frozenset[str] | None = None,
+    **kwargs: Any,
+) -> None:
+    if created or instance.is_active:
+        return
+    if update_fields is None or "is_active" in update_fields:
+        # A deactivated person's API token is deleted, in the deactivation's
+        # transaction. A move made with it holds the token's row until it
+        # commits (``accounts.authentication.PendingToken``), so the delete
+        # waits for a move already in line, and a later move finds no token:
+        # once the deactivation has returned no move made with it lands.
+        # The person's active flag alone could not say so: a move in line
+        # read it before the deactivation committed (docs/event-store.md,
+        # "Locks and their order"). Reactivated, they get a new token.
+        Token.objects.filter(user_id=instance.pk).delete()
+    credentials_revoked_on_commit(instance.pk, sessions=True)
