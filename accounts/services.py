@@ -160,7 +160,12 @@ def password_change(*, user: User, old_password: str, new_password: str) -> User
     from ``POST /api/accounts/token/``), and the person's open live sockets
     are closed (``accounts.signals``). Returns the updated user.
     """
-    user = User.objects.select_for_update().get(pk=user.pk)
+    # FOR NO KEY UPDATE, not FOR UPDATE: a move made with the token holds
+    # the token's row and, at its commit, takes the person's row shared for
+    # its events' actor (FOR KEY SHARE, the foreign key's check). FOR UPDATE
+    # would wait for that and the move for it: a deadlock, the move a 500.
+    # This waits for the move at the token's delete instead.
+    user = User.objects.select_for_update(no_key=True).get(pk=user.pk)
     if not user.check_password(old_password):
         raise LoginRefused("invalid_credentials", WRONG_PASSWORD_MESSAGE)
     try:

@@ -82,6 +82,43 @@ def test_no_http_move_lands_after_its_token_was_revoked(seen: bool) -> None:
     assert not Token.objects.filter(key=key).exists()
 
 
+def test_a_password_change_waits_for_a_token_move_in_line() -> None:
+    """The person changes their password (which deletes the token) while a
+    move made with it waits for its table: the change waits for the move,
+    which lands before it returns. The change locked the person's row FOR
+    UPDATE, which the move's commit needs shared for its events' actor: the
+    two deadlocked and the move answered 500."""
+    table, mover, move = _table()
+    mover.set_password("the old one")
+    mover.save(update_fields=["password"])
+    program = APIClient()
+    program.credentials(HTTP_AUTHORIZATION=f"Token {token_for(mover)}")
+    browser = Client()
+    browser.force_login(mover)
+    url = f"/api/tables/{table.pk}/actions/"
+
+    def change() -> int:
+        answer = browser.post(
+            "/api/accounts/password/",
+            {"old_password": "the old one", "new_password": "a-new-Passw0rd-xyz"},
+            content_type="application/json",
+        )
+        assert answer.status_code == 204, answer.content
+        return Table.objects.get(pk=table.pk).seq
+
+    with holding(lambda: table_lock(table.pk)):
+        moving = in_background(lambda: program.post(url, move, format="json"))
+        wait_for_lock_waiters(1)  # the move waits for the table
+        changing = in_background(change)
+        wait_for_lock_waiters(2, unless=changing.done)  # the change, for the move
+    seq_when_changed = changing.wait().get()
+    answer = moving.wait().get()
+
+    assert answer.status_code == 200, answer.content
+    assert Table.objects.get(pk=table.pk).seq == seq_when_changed == table.seq + 1
+    assert not Token.objects.filter(user=mover).exists()
+
+
 def test_no_socket_move_lands_after_its_token_was_revoked() -> None:
     """A socket opened with ``?token=`` sends a move while the table is held;
     the token is revoked while the move waits. The move lands before the
