@@ -14,7 +14,7 @@ import pytest
 from django.test import override_settings
 
 from config.celery import app
-from tests.config.conftest import Worker
+from tests.celery_worker import Worker
 from tests.helpers import clean_env, run_python
 
 DB_URL = "postgres://cardroom:db-s3cret@db.example:5432/cardroom"

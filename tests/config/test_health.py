@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 from config import health
 from config.celery import app as celery_app
 from config.health import celery_status
-from tests.config.conftest import Worker
+from tests.celery_worker import Worker
 from tests.helpers import celery_pools_reset, clean_env, run_django_json
 
 # A port nothing listens on: connections are refused at once.

@@ -10,17 +10,14 @@ from __future__ import annotations
 
 import contextlib
 import random
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from django.conf import settings
-from django.test import override_settings
 
-from config.celery import app
-from tests.helpers import REPO, clean_env, database_url
+from tests.celery_worker import Worker, celery_worker, tasks_to
+from tests.helpers import database_url
 from tests.tournaments.factories import (
     TournamentFactory,
     enter,
@@ -33,70 +30,35 @@ from tournaments.models import Round, Standing, Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
 
-QUEUE = f"tournaments-{settings.CHECKOUT_ID}-{settings.TEST_WORKER}"
-
 
 @pytest.fixture
-def worker() -> Iterator[subprocess.Popen[bytes]]:
-    """A Celery worker (solo pool) on this test database and its own queue."""
-    url = database_url()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool=solo",
-            f"--queues={QUEUE}",
-            f"--hostname={QUEUE}@%h",
-            "--loglevel=WARNING",
-        ],
-        cwd=REPO,
-        env=clean_env(
-            DJANGO_SETTINGS_MODULE="config.settings.test",
-            CELERY_TASK_ALWAYS_EAGER="false",
-            DATABASE_URL=url,
-            REDIS_URL=settings.REDIS_URL,
-        ),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    # The Celery app reads the CELERY_ settings live.
-    sending = override_settings(
-        CELERY_TASK_ALWAYS_EAGER=False, CELERY_TASK_DEFAULT_QUEUE=QUEUE
-    )
-    try:
-        with sending:
-            assert not app.conf.task_always_eager
-            yield process
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+def worker(tmp_path: Path) -> Iterator[Worker]:
+    """A Celery worker (solo pool) on this test database and its own queue,
+    to which this process sends its tasks (``tests.celery_worker``)."""
+    log = tmp_path / "celery-worker.log"
+    with (
+        celery_worker("tournaments", log, database_url=database_url()) as started,
+        tasks_to(started),
+    ):
+        yield started
 
 
-def wait_for(
-    tournament: Tournament, counted: int, process: subprocess.Popen[bytes]
-) -> None:
+def wait_for(tournament: Tournament, counted: int, worker: Worker) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        assert process.poll() is None, "the worker exited"
+        worker.assert_running()
         tournament.refresh_from_db()
         if tournament.standings_counted == counted and tournament.standings.exists():
             return
         time.sleep(0.25)
     raise AssertionError(
-        f"standings count {tournament.standings_counted}, not {counted}"
+        f"standings count {tournament.standings_counted}, not {counted}; "
+        f"the worker's log:\n{worker.log_text()}"
     )
 
 
 def test_a_finished_table_reaches_the_standings_through_the_worker(
-    worker: subprocess.Popen[bytes],
+    worker: Worker,
 ) -> None:
     organiser = organiser_user()
     tournament = TournamentFactory(game="alkort", table_size=2, options={"target": 1})
