@@ -1,9 +1,10 @@
 """The user model, custom from the first migration so it can grow freely."""
 
 import unicodedata
-from typing import Any
+from typing import Any, ClassVar
 
 from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import UserManager as DjangoUserManager
 from django.core.exceptions import ValidationError
 from django.db import models
 
@@ -26,6 +27,42 @@ class BotLevel(models.TextChoices):
     RANDOM = "random", "Random"
     BASIC = "basic", "Basic"
     STRONG = "strong", "Strong"
+
+
+class UserManager(DjangoUserManager["User"]):
+    """Django's user manager, finding an account by name whatever its case.
+
+    ``get_by_natural_key`` is what Django and DRF call to find an account by
+    name: ``createsuperuser`` (to refuse a name already taken),
+    ``drf_create_token``, ``loaddata``'s natural keys, the model backend. Made
+    case-blind here, every one of them agrees with the site
+    (``accounts.selectors.user_find`` is this lookup).
+    """
+
+    def get_by_natural_key(self, username: str | None) -> "User":
+        """The account ``username`` names, in any case; else ``DoesNotExist``.
+
+        Two accounts that differ only in case can still exist from before
+        names were unique that way (migration 0002 kept both, the later one's
+        folded name marked ``#<id>``). Then the one spelled exactly as asked
+        wins, and a spelling that is neither finds the older one (the one
+        whose folded name is unmarked).
+        """
+        # No name holds a NUL (PostgreSQL refuses one in a query).
+        if not isinstance(username, str) or "\x00" in username:
+            raise self.model.DoesNotExist(f"No user named {username!r}.")
+        matches = list(
+            self.filter(
+                models.Q(username=username)
+                | models.Q(username_folded=username_fold(username))
+            )[:2]
+        )
+        for user in matches:
+            if user.username == username:
+                return user
+        if not matches:
+            raise self.model.DoesNotExist(f"No user named {username!r}.")
+        return matches[0]
 
 
 class User(AbstractUser):
@@ -56,6 +93,8 @@ class User(AbstractUser):
         editable=False,
         help_text="The username case-folded (username_fold), unique.",
     )
+
+    objects: ClassVar[UserManager] = UserManager()
 
     class Meta:
         constraints = [

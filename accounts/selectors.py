@@ -1,8 +1,6 @@
 """Reads on accounts."""
 
-from django.db.models import Q
-
-from accounts.models import User, username_fold
+from accounts.models import User
 
 
 def user_find(*, username: str) -> User | None:
@@ -13,17 +11,12 @@ def user_find(*, username: str) -> User | None:
     only in case can still exist from before that rule (migration 0002 kept
     both); then the one spelled exactly as asked wins, and a spelling that is
     neither finds the older one (the one whose folded name is unmarked).
-    Every page, API and login that names a player goes through here; None
+    Every page, API and login that names a player goes through here, and
+    Django's own lookups by name (``User.objects.get_by_natural_key``:
+    ``createsuperuser``, ``drf_create_token``) find the same account; None
     when nobody has the name.
     """
-    if "\x00" in username:  # no name holds one, and PostgreSQL refuses it
+    try:
+        return User.objects.get_by_natural_key(username)
+    except User.DoesNotExist:
         return None
-    matches = list(
-        User.objects.filter(
-            Q(username=username) | Q(username_folded=username_fold(username))
-        )[:2]
-    )
-    for user in matches:
-        if user.username == username:
-            return user
-    return matches[0] if matches else None

@@ -30,14 +30,19 @@ def bot_accounts_ensure() -> list[tuple[User, bool]]:
     """
     results = []
     for level in BotLevel:
-        bot, created = User.objects.get_or_create(
-            username=bot_username(level),
-            defaults={"is_bot": True, "bot_level": level.value},
-        )
-        if created:
+        name = bot_username(level)
+        # By name in any case: a "BOT-BASIC" made in the admin holds the name.
+        bot = user_find(username=name)
+        created = bot is None
+        if bot is None:
+            bot = User(username=name, is_bot=True, bot_level=level.value)
             bot.set_unusable_password()
-            bot.save(update_fields=["password"])
-        elif not bot.is_bot:
+            try:
+                with transaction.atomic():  # a savepoint: a racing run made it
+                    bot.save(force_insert=True)
+            except IntegrityError:
+                bot, created = User.objects.get_by_natural_key(name), False
+        if not bot.is_bot:
             raise ValueError(f"{bot.username!r} exists and is not a bot account.")
         results.append((bot, created))
     return results
@@ -48,9 +53,10 @@ def demo_admin_ensure(
 ) -> tuple[User, bool]:
     """Create the demo superuser unless ``username`` exists; return ``(user, created)``.
 
-    An existing account is left as it is, its password included.
+    An existing account is left as it is, its password included; the name is
+    matched in any case, as everywhere ("Admin" is the demo admin's name).
     """
-    existing = User.objects.filter(username=username).first()
+    existing = user_find(username=username)
     if existing is not None:
         return existing, False
     admin = User.objects.create_superuser(
@@ -68,7 +74,7 @@ def demo_admin_lock(*, username: str = DEMO_ADMIN_USERNAME) -> User | None:
     Its password becomes unusable (which also ends its sessions); an admin
     given a password of its own is left alone. Returns the account it locked.
     """
-    admin = User.objects.filter(username=username).first()
+    admin = user_find(username=username)
     if admin is None or not admin.check_password(DEMO_ADMIN_PASSWORD):
         return None
     admin.set_unusable_password()

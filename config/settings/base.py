@@ -46,6 +46,9 @@ INSTALLED_APPS = [
     # First, so that ``manage.py runserver`` serves the ASGI app (WebSockets too).
     "daphne",
     "django.contrib.admin",
+    # Before django.contrib.auth, so that its changepassword command (the name
+    # in any case, as on the site) is the one manage.py runs.
+    "accounts",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -56,7 +59,6 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
-    "accounts",
     "games",
     "stats",
     "tournaments",

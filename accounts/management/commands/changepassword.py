@@ -1,0 +1,27 @@
+"""``manage.py changepassword <username>``, the name in any case.
+
+Django's command looks the account up by the exact spelling (``get(username=…)``,
+not ``get_by_natural_key``), so "ADA" would be "user does not exist" for the
+account "Ada". This one resolves the name as the site does
+(``User.objects.get_by_natural_key``) and hands Django's command the account's own
+spelling. It wins over Django's because ``accounts`` comes before
+``django.contrib.auth`` in ``INSTALLED_APPS``.
+"""
+
+import contextlib
+import getpass
+from typing import Any
+
+from django.contrib.auth.management.commands import changepassword
+
+from accounts.models import User
+
+
+class Command(changepassword.Command):
+    def handle(self, *args: Any, **options: Any) -> Any:
+        username = options.get("username") or getpass.getuser()
+        manager = User.objects.db_manager(options.get("database"))
+        # Nobody by that name: Django's command says the user does not exist.
+        with contextlib.suppress(User.DoesNotExist):
+            options["username"] = manager.get_by_natural_key(username).username
+        return super().handle(*args, **options)
