@@ -2,7 +2,9 @@
 # The web process: HTTP and WebSockets of config.asgi under uvicorn, with
 # uvloop and httptools (measured faster than daphne for the HTTP API:
 # docs/performance.md) and the `websockets` library's sans-I/O protocol for
-# live play (lower latency under load than its legacy one). `make up`
+# live play (lower latency under load than its legacy one). The HTTP protocol
+# is uvicorn's httptools one with Cardroom's URL limit
+# (config/uvicorn_http.py: a URL over 16 KiB answers 414). `make up`
 # (through scripts/up.sh), docker-compose.yml and the Dockerfile all start it.
 # `make run` keeps daphne, Django's own runserver integration.
 #
@@ -36,6 +38,7 @@ fi
 exec "${bin:+$bin/}uvicorn" "${ASGI_APP:-config.asgi:application}" \
     --host "${HOST:-127.0.0.1}" --port "${PORT:-8000}" \
     --workers "$WEB_WORKERS" \
-    --loop uvloop --http httptools --ws websockets-sansio \
+    --loop uvloop --http config.uvicorn_http:HttpToolsProtocol \
+    --ws websockets-sansio \
     --lifespan off --no-proxy-headers --no-server-header \
     --log-config "$log_config" --log-level "$level" "${access_log[@]}"
