@@ -26,10 +26,15 @@ def unique_name(prefix: str) -> str:
     return f"{prefix}{worker[-2:]}{os.getpid() % 10000}n{next(_names)}"
 
 
-def sign_up(person: Any, prefix: str = "ada") -> str:
-    """Create an account through the sign-up page; ends on the lobby."""
+def sign_up(person: Any, prefix: str = "ada", length: int | None = None) -> str:
+    """Create an account through the sign-up page; ends on the lobby.
+
+    With ``length``, the unique name is padded to that many characters.
+    """
     page = person.page
     name = unique_name(prefix)
+    if length is not None:
+        name = (name + "x" * length)[:length]
     page.goto("/accounts/signup/")
     page.fill("input[name=username]", name)
     page.fill("input[name=password]", PASSWORD)

@@ -5,6 +5,7 @@
 import { currentUser, el, games } from "./api.js";
 import { spokenCards } from "./cards.js";
 import { TableClient } from "./table-client.js";
+import { seatLabel } from "./games/common.js";
 import { renderers } from "./games/index.js";
 
 const root = document.getElementById("table-page");
@@ -134,7 +135,7 @@ function renderSeats(ctx) {
       dot = el("span", { class: `dot ${state}`, title: state, role: "img", "aria-label": state });
     }
     const name = seat.username
-      ? (seat.is_bot ? el("span", {}, seatName(seat.seat)) : el("a", { href: `/players/${seat.username}/` }, seat.username))
+      ? (seat.is_bot ? seatLabel(seatName(seat.seat)) : seatLabel(seat.username, "a", { href: `/players/${seat.username}/` }))
       : el("span", { class: "muted" }, "open seat");
     // A person whose clock ran out: the moves made for them look like their own
     // in the log, so say it here.

@@ -4,7 +4,7 @@
 import { el } from "../api.js";
 import { cardName, cardText } from "../cards.js";
 import {
-  actionButton, cardButton, faceDownRow, legalOf, nameWithTags, resultTable, scoreTable, waitingFor,
+  actionButton, cardButton, faceDownRow, legalOf, nameWithTags, resultTable, scoreTable, seatLabel, waitingFor,
 } from "./common.js";
 
 const KINDS = { muk: "muk (the first five tricks)", stroke: "a stroke", simple: "a simple win" };
@@ -63,7 +63,8 @@ function playerBox(ctx, seat, where) {
 function scoreboard(ctx) {
   const v = ctx.view;
   return el("div", { class: "scoreboard" }, [0, 1].map((side) => el("div", { class: "side-score" },
-    el("strong", {}, sideName(ctx, side)),
+    // Two players: the side is a person, named on one line like every seat.
+    ctx.view.players === 2 ? seatLabel(sideName(ctx, side), "strong") : el("strong", {}, sideName(ctx, side)),
     el("span", { class: "points" },
       el("span", { class: "big" }, `${v.scores[side]}`),
       el("span", { class: "muted" }, ` / ${v.target}`)),

@@ -5,7 +5,7 @@
 // knock window and the knock exchange step by step.
 import { el } from "../api.js";
 import { cardBack, cardHole, numberCard } from "../cards.js";
-import { actionButton, legalOf, resultTable, scoreTable, waitingFor } from "./common.js";
+import { actionButton, legalOf, resultTable, scoreTable, seatLabel, waitingFor } from "./common.js";
 
 let mode = "swap"; // what a cell press does with a drawn card: "swap" or "flip"
 
@@ -141,9 +141,20 @@ function grids(ctx) {
       class: `grid-block${seat === ctx.seat ? " me" : ""}${v.to_act.includes(seat) ? " to-act" : ""}`,
       dataset: { seat }, role: "group", "aria-label": `${ctx.names(seat)}'s grid`,
     },
-    el("div", { class: "grid-name" }, ctx.names(seat), el("span", { class: "muted" }, ` · ${v.scores[seat]} pts`)),
+    // The header and the foot are as wide as the grid, never wider: a long
+    // name is cut (seatLabel), so every grid starts at the same height.
+    // The seat's own grid (green) says "You": on a phone "name (you)" left
+    // no room for the name.
+    el("div", { class: "grid-name" },
+      seat === ctx.seat ? el("span", { class: "seat-label", title: ctx.names(seat) }, el("span", { class: "seat-name" }, "You"))
+        : seatLabel(ctx.names(seat)),
+      el("span", { class: "muted" }, ` · ${v.scores[seat]} pts`)),
     el("div", { class: "grid-cells" }, cells),
-    el("div", { class: "grid-foot muted" }, `column 4 shared with ${ctx.names(sharedWith)}${wraps && n > 2 ? " ↺" : ""}`));
+    // A phone's grid is narrow: the foot says it shortly, leaving room for the name.
+    el("div", { class: "grid-foot muted" }, el("span", { class: "wide-only" }, "column 4 shared with "),
+      el("span", { class: "narrow-only" }, "col. 4 with "),
+      sharedWith === ctx.seat ? el("span", {}, "you") : seatLabel(ctx.names(sharedWith)),
+      wraps && n > 2 ? el("span", {}, " ↺") : null));
   });
   // It scrolls sideways on a phone: a keyboard can scroll it too.
   return el("div", { class: "ring-scroll", tabindex: "0", role: "region", "aria-label": "Grids" },

@@ -71,10 +71,24 @@ export function faceDownRow(count, className = "cards-row small") {
   }));
 }
 
+const YOU = " (you)";
+
+// A seat's name as its header shows it: on one line, a name too long for its
+// box cut with an ellipsis (CSS), the whole name in the title (a pointer's
+// tooltip) and still in the text a screen reader reads. A trailing " (you)"
+// stays whole after the cut. ``tag`` is the element, e.g. "a" for a link.
+export function seatLabel(name, tag = "span", attrs = {}) {
+  const you = name.endsWith(YOU);
+  const own = you ? name.slice(0, -YOU.length) : name;
+  return el(tag, { ...attrs, class: `seat-label${attrs.class ? ` ${attrs.class}` : ""}`, title: name },
+    el("span", { class: "seat-name" }, own),
+    you ? el("span", { class: "seat-you" }, YOU) : null);
+}
+
 // A seat's name and its tags ("dealer", "partner"): the tags sit apart by a
 // margin on screen, and by a comma for a screen reader.
 export function nameWithTags(name, tags) {
-  return [name, ...tags.flatMap((tag) => [el("span", { class: "visually-hidden" }, ", "), tag])];
+  return [seatLabel(name), ...tags.flatMap((tag) => [el("span", { class: "visually-hidden" }, ", "), tag])];
 }
 
 export function cardsRow(cards, options = {}) {
