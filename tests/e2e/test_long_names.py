@@ -51,7 +51,7 @@ def test_long_names_break_instead_of_widening_the_page(
     page.wait_for_selector(f".me:text-is('{name}')")
 
     create_table(page, "alkort", 2)
-    page.wait_for_selector(f"#seats a:text-is('{name}')")
+    page.wait_for_selector(f"#seats a[title='{name}']")
     assert _page_width(page) <= WIDTH, f"the table is {_page_width(page)}px wide"
 
     page.goto(f"/players/{name}/")
