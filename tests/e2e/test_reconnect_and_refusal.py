@@ -105,6 +105,22 @@ def _act_one_behind(page: Any, action_type: str) -> int:
     return at
 
 
+def answer_settled(page: Any, at: int, seat: int) -> None:
+    """Wait until the page's move sent after ``at`` is settled: no longer in
+    flight (the board is not busy), and either the page holds an event of
+    ``seat``'s after ``at`` (the move landed) or a refusal is shown. Another
+    seat's event after ``at`` says nothing about this seat's move."""
+    page.wait_for_function(
+        """([at, seat]) => {
+          if (document.getElementById('board').classList.contains('busy')) return false;
+          if (!document.getElementById('refusal').hidden) return true;
+          return window.cardroom.client.events.some((e) => e.seq > at && e.seat === seat);
+        }""",
+        arg=[at, seat],
+        timeout=20_000,
+    )
+
+
 @pytest.mark.timeout(180)
 def test_a_knock_answer_overtaken_by_another_seat_is_sent_again(
     player: Any,
@@ -128,15 +144,23 @@ def test_a_knock_answer_overtaken_by_another_seat_is_sent_again(
     else:
         raise AssertionError("no knock window for this seat in 200 moves")
 
+    mine = page.evaluate("window.cardroom.client.table.seat")
     at = _act_one_behind(page, "pass")
 
-    move_done(page, at)  # the answer went through: no refusal shown
+    # The bots answer the window at once too, before this seat or after it:
+    # a bot's answer moves the seq on as well, so wait for this seat's own.
+    answer_settled(page, at, mine)
+    refusal = page.locator("#refusal")
+    assert refusal.is_hidden(), f"the answer was refused: {refusal.text_content()}"
     events = page.request.get(
         page.url.replace("/tables/", "/api/tables/") + f"events/?after={at}"
     ).json()
-    mine = page.evaluate("window.cardroom.client.table.seat")
-    answers = [e["payload"] for e in events if e["type"] == "allegra.knock_answered"]
-    assert answers[:1] == [{"seat": mine, "knock": False}]
+    answers = [
+        e["payload"]
+        for e in events
+        if e["type"] == "allegra.knock_answered" and e["seat"] == mine
+    ]
+    assert answers == [{"seat": mine, "knock": False}]
 
 
 @pytest.mark.timeout(120)
