@@ -2,7 +2,12 @@
 
 The session starts, per xdist worker, a real ASGI server (daphne) on a free
 port and a real Celery worker, both on this worker's test database (real
-PostgreSQL) and Redis prefix and queue, exactly as production runs them. Each
+PostgreSQL) and Redis prefix and queue. The worker takes what production's
+takes from a finished table (statistics, ratings, standings); bot turns and
+turn timers run in the server right after the move that makes them due
+(``TASK_RUNNER=inline``, the test settings' default), so a test waits for no
+bot delay. Bot turns through Celery, as production plays them, are the live
+stack's (``tests/games/live``, ``TASK_RUNNER=celery``). Each
 test gets fresh browser contexts (``player``) whose console errors and
 requests are recorded: a test fails if a page logs an error or asks for
 anything outside the server's origin.
