@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
+from datetime import datetime
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 import rules
 from games.models import SeatTimeout
@@ -154,6 +156,7 @@ def test_timeouts_hand_an_idle_seat_to_a_bot_until_its_person_returns(
     for him; when he reconnects, the seat is his again."""
     table_id, ada, bo = duel(stack, time_control=1)
     bo_seat_away: list[dict[str, Any]] = []
+    returned: list[datetime] = []
 
     async def go() -> tuple[Ws, dict[str, Any]]:
         wa = Ws(stack.base, table_id, ada.token)
@@ -176,6 +179,7 @@ def test_timeouts_hand_an_idle_seat_to_a_bot_until_its_person_returns(
                     )
         # Bo is away and disconnected: the bot plays his seat at once now.
         await asyncio.sleep(0.5)
+        returned.append(timezone.now())
         async with Ws(stack.base, table_id, bo.token) as wb:
             await wb.next("state")
             back = await wb.next("presence")
@@ -198,11 +202,12 @@ def test_timeouts_hand_an_idle_seat_to_a_bot_until_its_person_returns(
         "timeouts": 0,
     }
     # Bo's three. Ada has a second a move too: on a loaded machine she may
-    # miss one, which is hers, not his, and changes nothing here.
+    # miss one, which is hers, not his, and changes nothing here. Once back,
+    # Bo idles on: his clock runs again, so count only what came before.
     timeouts = list(
-        SeatTimeout.objects.filter(table_id=table_id, seat=1).values_list(
-            "seq", flat=True
-        )
+        SeatTimeout.objects.filter(
+            table_id=table_id, seat=1, created_at__lt=returned[0]
+        ).values_list("seq", flat=True)
     )
     assert len(timeouts) == 3
     moves = {e["seq"]: e for e in event_seqs_events(wa)}
