@@ -165,7 +165,7 @@ function describe(event, ctx) {
       return `Trick ${p.trick} to ${ctx.names(p.seat)}${side}.`;
     }
     case "alkort.deal_scored": return `Deal ${p.deal}: ${sideName(ctx, p.side)} ${verb(ctx, "score")} ${p.points} for ${KINDS[p.kind] || p.kind}; tricks ${p.tricks.join("–")}; match ${p.scores.join("–")}.`;
-    case "alkort.match_ended": return `Match over: ${p.outcome.winners.map((s) => ctx.names(s)).join(" and ")} ${p.outcome.winners.length > 1 ? "win" : "wins"}.`;
+    case "alkort.match_ended": return `Match over: ${winnersLine(ctx, p.outcome)}`;
     default: return null;
   }
 }
@@ -192,8 +192,21 @@ function outcomeLine(ctx) {
   return `${sideName(ctx, side)} ${verb(ctx, "win")}, ${scores[side]}–${scores[1 - side]}.`;
 }
 
+// Who won, as a player says it: a side of two partners wins together (not
+// "share the win" as rivals would), named as the scoreboard names it.
+function winnersLine(ctx, outcome) {
+  const v = ctx.view;
+  const names = outcome.winners.map((s) => ctx.names(s));
+  if (!v || v.players !== 4 || outcome.winners.length !== 2) return `${names.join(" and ")} ${names.length > 1 ? "win" : "wins"}.`;
+  const side = sideOf(v, outcome.winners[0]);
+  const name = side === 0 ? "North–South" : "East–West";
+  return `${name} win: ${names.join(" & ")} (partners).`;
+}
+
 function result(ctx) {
-  return resultTable(ctx, "Side's points");
+  const node = resultTable(ctx, "Side's points");
+  node.querySelector(".result-line").textContent = winnersLine(ctx, ctx.view.outcome);
+  return node;
 }
 
 export default { board, status, describe, seatInfo, summary, outcomeLine, result };
