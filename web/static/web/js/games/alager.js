@@ -31,14 +31,19 @@ function opponents(ctx) {
     if (seat === v.dealer) tags.push(el("span", { class: "tag" }, "dealer"));
     if (seat === v.knocker) tags.push(el("span", { class: "tag warn" }, "konec"));
     if (out) tags.push(el("span", { class: "tag" }, "out"));
-    const handCards = ctx.view.hands ? ctx.view.hands[seat] : null;
+    // Face up only where the view already has the cards: a replay's open
+    // view, or the match's last showdown (every hand is shown, §10) once the
+    // match is over. Mid-match the board is already the next deal's.
+    const shown = ctx.view.hands || (v.outcome && v.last_deal ? v.last_deal.hands : null);
+    const handCards = shown ? shown[seat] : null;
     return el("div", {
       class: `opponent${v.to_act.includes(seat) ? " to-act" : ""}`, dataset: { seat },
       role: "group", "aria-label": ctx.names(seat),
     },
     el("div", { class: "opp-name" }, nameWithTags(ctx.names(seat), tags)),
     handCards
-      ? el("div", { class: "cards-row small" }, handCards.map((card) => cardButton(card, { czech: ctx.czech })))
+      ? el("div", { class: "cards-row small shown-hand", role: "group", "aria-label": `${ctx.names(seat)}'s hand` },
+        handCards.map((card) => cardButton(card, { czech: ctx.czech })))
       : faceDownRow(v.hand_sizes[seat]),
     el("div", { class: "opp-points" }, `${v.penalties[seat]} penalty point${v.penalties[seat] === 1 ? "" : "s"}`));
   }));
@@ -197,18 +202,20 @@ function seatInfo(ctx, seat) {
 function summary(ctx) {
   const d = ctx.view.last_deal;
   if (!d) return null;
-  // The points first: in the side panel the hand is what may scroll.
+  // Each shown hand sits under its player's name, in small cards: a column
+  // of its own made the table wider than the side panel at 1440 px.
   const rows = d.hands.map((hand, seat) => [
-    ctx.names(seat),
+    el("span", { class: "deal-player" }, el("span", {}, ctx.names(seat)),
+      hand ? el("span", { class: "mini-cards" }, hand.map((c) => cardButton(c, { czech: ctx.czech })))
+        : el("span", { class: "muted" }, "no hand")),
     d.changes[seat] > 0 ? `+${d.changes[seat]}` : String(d.changes[seat]),
     String(d.penalties[seat]),
     d.values[seat] === null ? "—" : String(d.values[seat]),
-    hand ? el("span", { class: "mini-cards" }, hand.map((c) => cardButton(c, { czech: ctx.czech }))) : "—",
   ]);
   const specials = d.specials.map((s) => `${ctx.names(s.seat)}: ${kindName(s.kind)}`).join(", ");
   const node = el("div", {},
     el("p", {}, `Deal ${d.deal} ended by ${REASONS[d.reason] || d.reason}${d.knocker !== null ? ` (${ctx.names(d.knocker)} knocked)` : ""}.${specials ? ` ${specials}.` : ""}`),
-    scoreTable(["Player", "Points", "Total", "Value", "Hand"], rows));
+    scoreTable(["Player and hand", "Points", "Total", "Value"], rows));
   node.dataset.title = `Deal ${d.deal} result`;
   return node;
 }
