@@ -68,8 +68,13 @@ def test_alager_match_end_shows_the_hands_and_a_deal_table_that_fits(
     page.click("dialog#result button[value=close]")
     assert page.locator("#board .opponent .shown-hand").count() >= 1
     # At 390 px the table still sits in its own scroll box, never the page.
-    box = page.locator("#summary .table-scroll")
-    assert box.evaluate("node => getComputedStyle(node).overflowX") == "auto"
+    # (the panel is redrawn on every frame: ask the page, not one node)
+    page.wait_for_function(
+        """() => {
+          const box = document.querySelector('#summary .table-scroll');
+          return box && getComputedStyle(box).overflowX === 'auto';
+        }"""
+    )
     overflow = page.evaluate("document.documentElement.scrollWidth")
     assert overflow <= 390, f"the page is {overflow}px wide at 390px"
     keep_screenshot(page, screenshot_dir, "alager-end-390")
