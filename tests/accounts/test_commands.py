@@ -101,3 +101,22 @@ def test_with_debug_the_demo_admin_keeps_its_password() -> None:
     call_command("ensure_demo_accounts", "--bots-only", stdout=StringIO())
 
     assert User.objects.get(username="admin").check_password("cardroom-admin")
+
+
+@override_settings(DEBUG=True)
+@pytest.mark.parametrize("name", ["admin", "Admin"])
+def test_an_existing_admin_with_its_own_password_is_not_shown_the_demo_one(
+    name: str,
+) -> None:
+    User.objects.create_superuser(username=name, password="a-password-of-its-own")
+    out = StringIO()
+
+    call_command("ensure_demo_accounts", stdout=out)
+
+    last = out.getvalue().splitlines()[-1]
+    assert last == (
+        f"Demo admin: username {name!r} already existed and keeps its own "
+        "password (not 'cardroom-admin'); change it with: manage.py "
+        f"changepassword {name}"
+    )
+    assert User.objects.get(username=name).check_password("a-password-of-its-own")

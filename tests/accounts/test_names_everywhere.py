@@ -208,7 +208,8 @@ def test_the_demo_admin_is_found_in_another_case() -> None:
     out = StringIO()
     call_command("ensure_demo_accounts", stdout=out)
 
-    assert "(already existed; its password was left unchanged)" in out.getvalue()
+    # Its own password, not the published one: the command says so.
+    assert "'Admin' already existed and keeps its own password" in out.getvalue()
     assert User.objects.filter(username_folded="admin").count() == 1
 
 

@@ -55,12 +55,22 @@ class Command(BaseCommand):
             return
         admin, created = demo_admin_ensure()
         if created:
-            note = "created"
-        else:
-            note = "already existed; its password was left unchanged"
-        self.stdout.write(
-            self.style.SUCCESS(
+            line = (
                 f"Demo admin: username {admin.username!r}, "
-                f"password {DEMO_ADMIN_PASSWORD!r} ({note})"
+                f"password {DEMO_ADMIN_PASSWORD!r} (created)"
             )
-        )
+        elif admin.check_password(DEMO_ADMIN_PASSWORD):
+            line = (
+                f"Demo admin: username {admin.username!r}, "
+                f"password {DEMO_ADMIN_PASSWORD!r} "
+                "(already existed; its password was left unchanged)"
+            )
+        else:
+            # Printing the published password here would be a lie: the
+            # account keeps whatever password it was given.
+            line = (
+                f"Demo admin: username {admin.username!r} already existed and "
+                f"keeps its own password (not {DEMO_ADMIN_PASSWORD!r}); "
+                f"change it with: manage.py changepassword {admin.username}"
+            )
+        self.stdout.write(self.style.SUCCESS(line))
