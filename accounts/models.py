@@ -9,6 +9,10 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 USERNAME_TAKEN_MESSAGE = "A user with that username already exists."
+#: Names in this namespace (in any case) are the house bots': only an account
+#: with ``is_bot`` may hold one (sign-up, admin, createsuperuser, the manager).
+BOT_PREFIX = "bot-"
+BOT_NAME_RESERVED_MESSAGE = f"Usernames starting with {BOT_PREFIX!r} are reserved."
 
 
 def username_fold(username: str) -> str:
@@ -19,6 +23,11 @@ def username_fold(username: str) -> str:
     ASCII letters only.
     """
     return unicodedata.normalize("NFKC", username).casefold()
+
+
+def username_reserved(username: str) -> bool:
+    """Whether ``username`` is in the house bots' ``bot-`` namespace, in any case."""
+    return username_fold(username).startswith(BOT_PREFIX)
 
 
 class BotLevel(models.TextChoices):
@@ -38,6 +47,19 @@ class UserManager(DjangoUserManager["User"]):
     case-blind here, every one of them agrees with the site
     (``accounts.selectors.user_find`` is this lookup).
     """
+
+    def _create_user_object(
+        self, username: str, email: str | None, password: str | None, **extra: Any
+    ) -> "User":
+        """Refuse a person's account in the ``bot-`` namespace (``ValidationError``).
+
+        ``create_user`` and ``create_superuser`` (so ``manage.py
+        createsuperuser`` too) come through here; a bot account may hold one.
+        """
+        if not extra.get("is_bot") and username_reserved(username or ""):
+            raise ValidationError({"username": BOT_NAME_RESERVED_MESSAGE})
+        create = super()._create_user_object  # type: ignore[misc]
+        return create(username, email, password, **extra)
 
     def get_by_natural_key(self, username: str | None) -> "User":
         """The account ``username`` names, in any case; else ``DoesNotExist``.
@@ -108,7 +130,12 @@ class User(AbstractUser):
         return self.username
 
     def clean(self) -> None:
-        """Also refuse a name another account has in another case (forms, admin)."""
+        """Also refuse a name another account has in another case, and a
+        person's name in the house bots' ``bot-`` namespace (forms, admin).
+
+        An account that already holds a ``bot-`` name (made before the rule)
+        keeps it: only a new name, or a name changed, is checked.
+        """
         super().clean()
         if not self.username:  # the form already refused it
             return
@@ -116,6 +143,10 @@ class User(AbstractUser):
         taken = User.objects.filter(username_folded=folded).exclude(pk=self.pk)
         if taken.exists():
             raise ValidationError({"username": USERNAME_TAKEN_MESSAGE})
+        if not self.is_bot and username_reserved(self.username):
+            stored = User.objects.filter(pk=self.pk).values_list("username", flat=True)
+            if self.pk is None or self.username not in stored:
+                raise ValidationError({"username": BOT_NAME_RESERVED_MESSAGE})
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.username_folded = username_fold(self.username)

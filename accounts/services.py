@@ -7,7 +7,15 @@ from django.http import HttpRequest
 from rest_framework.authtoken.models import Token
 
 from accounts.errors import LoginRefused
-from accounts.models import USERNAME_TAKEN_MESSAGE, BotLevel, User, username_fold
+from accounts.models import (
+    BOT_NAME_RESERVED_MESSAGE,
+    BOT_PREFIX,
+    USERNAME_TAKEN_MESSAGE,
+    BotLevel,
+    User,
+    username_fold,
+    username_reserved,
+)
 from accounts.receivers import credentials_revoked_on_commit
 from accounts.selectors import user_find
 
@@ -18,7 +26,7 @@ DEMO_ADMIN_PASSWORD = "cardroom-admin"
 
 def bot_username(level: BotLevel) -> str:
     """The house bot's username for ``level``, e.g. ``bot-strong``."""
-    return f"bot-{level.value}"
+    return f"{BOT_PREFIX}{level.value}"
 
 
 @transaction.atomic
@@ -84,7 +92,6 @@ def demo_admin_lock(*, username: str = DEMO_ADMIN_USERNAME) -> User | None:
 
 # --- people: sign-up, credentials, tokens ------------------------------------
 
-BOT_PREFIX = "bot-"
 BOT_LOGIN_MESSAGE = "Bot accounts are played by the server and cannot log in."
 BAD_CREDENTIALS_MESSAGE = "Unable to log in with the provided credentials."
 WRONG_PASSWORD_MESSAGE = "Your current password is not right."
@@ -107,10 +114,8 @@ def user_register(*, username: str, password: str) -> User:
     except ValidationError as exc:
         raise ValidationError({"username": exc.messages}) from exc
     folded = username_fold(username)
-    if folded.startswith(BOT_PREFIX):
-        raise ValidationError(
-            {"username": f"Usernames starting with {BOT_PREFIX!r} are reserved."}
-        )
+    if username_reserved(username):
+        raise ValidationError({"username": BOT_NAME_RESERVED_MESSAGE})
     if User.objects.filter(username_folded=folded).exists():
         raise ValidationError({"username": USERNAME_TAKEN_MESSAGE})
     candidate = User(username=username)
