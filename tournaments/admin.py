@@ -23,6 +23,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.actions import delete_selected
+from django.core import validators
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Q, QuerySet
@@ -247,8 +248,58 @@ def delete_without_rounds(
     return delete_selected(modeladmin, request, queryset)
 
 
+TABLE_SIZE_MIN_MESSAGE = "A table seats at least 2 players."
+
+
+class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
+    """The tournament's set-up form: one clear message per field.
+
+    A table size the form refuses itself (not a number, below 2) never
+    reaches the model, so the rules' check would see no value and add "The
+    number of players must be a whole number" beside the form's own message:
+    such a field keeps the form's message only. A value the model refuses
+    twice (beyond the column's range, then by the rules: "Alkort is played by
+    2 to 4 players, not 70000") keeps the last, ``Tournament.clean``'s, which
+    knows the game and the format.
+    """
+
+    class Meta:
+        model = Tournament
+        # The admin passes the fields it shows (TournamentAdmin.get_fields).
+        fields = ["name", *SETUP_FIELDS, "rounds"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields.get("table_size")
+        if isinstance(field, forms.IntegerField):
+            field.min_value = 2
+            field.widget.attrs["min"] = 2
+            field.validators = [
+                *(
+                    v
+                    for v in field.validators
+                    if not isinstance(v, validators.MinValueValidator)
+                ),
+                validators.MinValueValidator(2, message=TABLE_SIZE_MIN_MESSAGE),
+            ]
+
+    def _update_errors(self, errors: ValidationError) -> None:
+        """The model's errors, one a field, none on a field the form refused."""
+        if hasattr(errors, "error_dict"):
+            kept = {
+                name: messages[-1:]
+                for name, messages in errors.error_dict.items()
+                if name not in self.errors
+            }
+            if not kept:
+                return
+            errors = ValidationError(kept)
+        super()._update_errors(errors)  # type: ignore[misc]
+
+
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
+    form = TournamentForm
     list_display = (
         "name",
         "game",

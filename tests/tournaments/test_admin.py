@@ -693,6 +693,38 @@ def test_rounds_posted_to_a_running_tournament_do_not_change(
     assert tournament.rounds == 3
 
 
+@pytest.mark.parametrize(
+    ("table_size", "message"),
+    [
+        (-3, "A table seats at least 2 players."),
+        (1, "A table seats at least 2 players."),
+        ("", "This field is required."),
+        ("two", "Enter a whole number."),
+        (70000, "Alkort is played by 2 to 4 players, not 70000"),
+    ],
+)
+def test_a_bad_table_size_shows_one_clear_message(
+    staff: Client, table_size: Any, message: str
+) -> None:
+    """Not the field's own message beside the rules' "must be a whole number"."""
+    data = {
+        "name": "Odd",
+        "game": "alkort",
+        "options": "{}",
+        "table_size": table_size,
+        "format": "swiss",
+        "fill_policy": "bots",
+        "bot_level": "basic",
+        "rounds": 3,
+        "entries-TOTAL_FORMS": 0,
+        "entries-INITIAL_FORMS": 0,
+    }
+    response = staff.post(f"{CHANGELIST}add/", data)
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors == {"table_size": [message]}
+    assert not Tournament.objects.filter(name="Odd").exists()
+
+
 def test_adding_a_tournament_with_no_rounds_shows_a_form_error(staff: Client) -> None:
     data = {
         "name": "Empty",
