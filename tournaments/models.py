@@ -40,6 +40,13 @@ SETUP_FIELDS = (
 )
 ROUND_FIELDS = ("rounds",)
 
+#: The most rounds a Swiss tournament may be set up with. A Swiss at
+#: 2-player tables seats people together again after ``players - 1`` rounds
+#: (the seating avoids repeats while it can, never refuses one), and no event
+#: an organiser runs has more than a few dozen rounds: 100000 is a typo.
+#: A round robin's count follows from its players and is not bounded here.
+MAX_SWISS_ROUNDS = 50
+
 #: How a status reads in "the tournament is …".
 STATUS_PHRASES = {
     TournamentStatus.DRAFT: "a draft",
@@ -152,12 +159,24 @@ class Tournament(models.Model):
     def clean(self) -> None:
         """Validate the set-up against the game's rules (admin forms call it).
 
-        Also refuses a number of rounds below one, and any change to a set-up
-        field the tournament's stored status has frozen (``frozen_fields``).
+        Also refuses a number of rounds below one, a Swiss set to more than
+        ``MAX_SWISS_ROUNDS`` (when the rounds or the format are set or
+        changed: a tournament saved before the bound keeps its count), and
+        any change to a set-up field the tournament's stored status has
+        frozen (``frozen_fields``).
         """
         errors: dict[str, Any] = {}
         if self.rounds is not None and self.rounds < 1:
             errors["rounds"] = "A tournament has at least one round."
+        elif (
+            self.format == TournamentFormat.SWISS
+            and self.rounds is not None
+            and self.rounds > MAX_SWISS_ROUNDS
+            and self._rounds_set_or_changed()
+        ):
+            errors["rounds"] = (
+                f"A Swiss tournament plays at most {MAX_SWISS_ROUNDS} rounds."
+            )
         errors.update(self.frozen_changes())
         try:
             tournament_validate(tournament=self)
@@ -166,6 +185,13 @@ class Tournament(models.Model):
                 errors.setdefault(name, messages)
         if errors:
             raise ValidationError(errors)
+
+    def _rounds_set_or_changed(self) -> bool:
+        """Whether this is a new tournament, or its rounds or format changed."""
+        if self.pk is None:
+            return True
+        stored = Tournament.objects.filter(pk=self.pk).values("rounds", "format")
+        return list(stored) != [{"rounds": self.rounds, "format": self.format}]
 
     def round_count(self, entries: int) -> int:
         """The rounds the tournament plays, ``entries`` its players entered

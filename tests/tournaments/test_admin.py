@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from django.contrib.messages import get_messages
+from django.core.exceptions import ValidationError
 from django.test import Client
 
 from accounts.models import User
@@ -860,3 +861,43 @@ def test_the_lists_delete_refuses_a_tournament_with_a_round(staff: Client) -> No
     ]
     act(staff, "delete_selected", draft, post="yes")
     assert not Tournament.objects.filter(pk=draft.pk).exists()
+
+
+@pytest.mark.parametrize("rounds", [51, 100000])
+def test_a_swiss_with_too_many_rounds_is_refused_with_one_message(
+    staff: Client, rounds: int
+) -> None:
+    data = {
+        "name": "Marathon",
+        "game": "alkort",
+        "options": "{}",
+        "table_size": 2,
+        "format": "swiss",
+        "fill_policy": "bots",
+        "bot_level": "basic",
+        "rounds": rounds,
+        "entries-TOTAL_FORMS": 0,
+        "entries-INITIAL_FORMS": 0,
+    }
+    response = staff.post(f"{CHANGELIST}add/", data)
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors == {
+        "rounds": ["A Swiss tournament plays at most 50 rounds."]
+    }
+    assert not Tournament.objects.filter(name="Marathon").exists()
+    data["rounds"] = 50
+    assert staff.post(f"{CHANGELIST}add/", data).status_code == 302
+    assert Tournament.objects.get(name="Marathon").rounds == 50
+
+
+def test_a_swiss_saved_before_the_bound_keeps_its_rounds() -> None:
+    old = TournamentFactory(game="alkort", table_size=2, options={"target": 1})
+    Tournament.objects.filter(pk=old.pk).update(rounds=60)
+    old.refresh_from_db()
+
+    old.name = "Renamed"
+    old.full_clean()  # its rounds did not change: nothing to refuse
+
+    old.rounds = 61
+    with pytest.raises(ValidationError, match="at most 50 rounds"):
+        old.full_clean()
