@@ -6,7 +6,6 @@ admin's add and change forms (``User.clean``). Bot accounts may hold them, and
 a person who held one before the rule keeps it.
 """
 
-import importlib
 from io import StringIO
 from typing import Any
 
@@ -16,6 +15,7 @@ from django.core.management import CommandError, call_command
 
 from accounts.models import BOT_NAME_RESERVED_MESSAGE, BotLevel, User
 from tests.accounts.factories import BotFactory, UserFactory
+from tests.accounts.prompts import createsuperuser_at_the_prompt
 
 pytestmark = pytest.mark.django_db
 
@@ -71,21 +71,11 @@ def test_createsuperuser_from_the_environment_refuses_a_bot_name(
 def test_createsuperuser_at_the_prompt_asks_again_after_a_bot_name(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    module = importlib.import_module(
-        "django.contrib.auth.management.commands.createsuperuser"
+    err = createsuperuser_at_the_prompt(
+        monkeypatch, ["BOT-root", "carol", "c@example.com"]
     )
-    answers = iter(["BOT-root", "carol", "c@example.com"])
-    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
-    monkeypatch.setattr(module.getpass, "getpass", lambda prompt="": "Xk9-q2v!zz7w")
 
-    class TTY(StringIO):
-        def isatty(self) -> bool:
-            return True
-
-    err = StringIO()
-    call_command("createsuperuser", stdin=TTY(), stdout=StringIO(), stderr=err)
-
-    assert BOT_NAME_RESERVED_MESSAGE in err.getvalue()
+    assert BOT_NAME_RESERVED_MESSAGE in err
     assert list(User.objects.values_list("username", flat=True)) == ["carol"]
 
 

@@ -20,6 +20,7 @@ from rest_framework.authtoken.models import Token
 from accounts.models import User
 from accounts.services import bot_accounts_ensure
 from tests.accounts.factories import UserFactory, legacy_twin, token_for
+from tests.accounts.prompts import createsuperuser_at_the_prompt
 
 pytestmark = pytest.mark.django_db
 
@@ -78,21 +79,11 @@ def test_createsuperuser_asking_at_the_prompt_asks_again(
 ) -> None:
     """Interactive: "Alice" beside "alice" is refused, and the next name taken."""
     UserFactory(username="alice")
-    module = importlib.import_module(
-        "django.contrib.auth.management.commands.createsuperuser"
+    err = createsuperuser_at_the_prompt(
+        monkeypatch, ["Alice", "carol", "c@example.com"]
     )
-    answers = iter(["Alice", "carol", "c@example.com"])
-    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
-    monkeypatch.setattr(module.getpass, "getpass", lambda prompt="": "Xk9-q2v!zz7w")
 
-    class TTY(StringIO):
-        def isatty(self) -> bool:
-            return True
-
-    err = StringIO()
-    call_command("createsuperuser", stdin=TTY(), stdout=StringIO(), stderr=err)
-
-    assert TAKEN in err.getvalue()
+    assert TAKEN in err
     assert sorted(User.objects.values_list("username", flat=True)) == [
         "alice",
         "carol",

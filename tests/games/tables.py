@@ -14,10 +14,12 @@ from typing import Any
 
 import pytest
 
+import rules
 from accounts.models import User
 from games import services
 from games.errors import TableError
 from games.models import Table
+from tests.accounts.factories import UserFactory
 
 SEED = "test-seed-7f3a9c"
 
@@ -51,6 +53,17 @@ def table_started(
     services.table_start(table_id=table.pk, user=owner, seed=seed)
     table.refresh_from_db()
     return table
+
+
+def two_people_to_move() -> tuple[Table, User, dict[str, Any]]:
+    """Two people at Alkort, dealt: the table, the person to act and a move of
+    theirs (``action`` and ``expected_seq``), for the race tests."""
+    game = rules.get_game("alkort")
+    table = table_started(seating=[UserFactory(), UserFactory()])
+    state = game.load_state(table.state)
+    (seat,) = game.to_act(state)
+    move = {"action": game.legal_actions(state, seat)[0], "expected_seq": table.seq}
+    return table, seat_users(table)[seat], move
 
 
 @contextmanager

@@ -14,27 +14,15 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-import rules
 from accounts.models import User
 from games.models import GameEvent, Seat, Table
 from games.services import table_seats_to_act_to_bots
 from games.services.locking import table_lock
 from tests.accounts.factories import UserFactory, token_for
-from tests.games.tables import seat_users, table_started
+from tests.games.tables import two_people_to_move
 from tests.races import holding, in_background, wait_for_lock_waiters
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
-
-ALKORT = rules.get_game("alkort")
-
-
-def _table() -> tuple[Table, User, dict[str, Any]]:
-    """Two people at Alkort; the person to act and a move of theirs."""
-    table = table_started(seating=[UserFactory(), UserFactory()])
-    state = ALKORT.load_state(table.state)
-    (seat,) = ALKORT.to_act(state)
-    move = {"action": ALKORT.legal_actions(state, seat)[0], "expected_seq": table.seq}
-    return table, seat_users(table)[seat], move
 
 
 def _staff() -> Client:
@@ -77,7 +65,7 @@ def test_no_token_move_lands_after_its_person_was_deactivated() -> None:
     person meanwhile. The deactivation waits for the move, which got in line
     first, so the move lands before the save returns, never after; the next
     move is refused."""
-    table, mover, move = _table()
+    table, mover, move = two_people_to_move()
     key = token_for(mover)
     program = APIClient()
     program.credentials(HTTP_AUTHORIZATION=f"Token {key}")
@@ -108,7 +96,7 @@ def test_a_seat_handed_over_behind_a_deactivated_persons_move_is_the_next_to_act
     hand-over finds the other seat to act and gives that one to a bot. The
     deactivated person keeps their seat (not to act now), nothing of theirs
     lands after the hand-over, and no bot plays for them."""
-    table, mover, move = _table()
+    table, mover, move = two_people_to_move()
     seat = Seat.objects.get(table=table, user=mover).index
     program = APIClient()
     program.credentials(HTTP_AUTHORIZATION=f"Token {token_for(mover)}")
@@ -147,7 +135,7 @@ def test_a_move_behind_the_hand_over_of_its_seat_is_refused() -> None:
     while their move is in flight behind the hand-over: the move is judged
     under the table's lock after it, finds the seat a bot's and is refused
     (403 ``not_seated``) with nothing written; the bot plays the turn, once."""
-    table, mover, move = _table()
+    table, mover, move = two_people_to_move()
     seat = Seat.objects.get(table=table, user=mover).index
     program = APIClient()
     program.credentials(HTTP_AUTHORIZATION=f"Token {token_for(mover)}")
@@ -179,7 +167,7 @@ def test_a_move_behind_the_hand_over_of_its_seat_is_refused() -> None:
 def test_a_deactivated_person_cannot_move() -> None:
     """After the deactivation, the person's program and browser are refused
     and nothing is written."""
-    table, mover, move = _table()
+    table, mover, move = two_people_to_move()
     key = token_for(mover)
     browser = Client()
     browser.force_login(mover)
@@ -198,7 +186,7 @@ def test_a_seated_person_cannot_be_removed() -> None:
     """Deleting a person in the admin is refused while they hold a seat (or
     made a move): seats and events protect their person, so no table is left
     with a seat or a move of nobody. Staff deactivate them instead."""
-    table, mover, move = _table()
+    table, mover, move = two_people_to_move()
     staff = _staff()
 
     answer = staff.post(f"/admin/accounts/user/{mover.pk}/delete/", {"post": "yes"})

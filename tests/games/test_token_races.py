@@ -17,28 +17,16 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-import rules
 from accounts import authentication
 from accounts.models import User
 from games.models import GameEvent, Table
 from games.services.locking import table_lock
-from tests.accounts.factories import UserFactory, token_for
-from tests.games.tables import seat_users, table_started
+from tests.accounts.factories import token_for
+from tests.games.tables import two_people_to_move
 from tests.games.test_consumers import WAIT, Socket, run
 from tests.races import Holder, holding, in_background, wait_for_lock_waiters
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
-
-ALKORT = rules.get_game("alkort")
-
-
-def _table() -> tuple[Table, User, dict[str, Any]]:
-    """Two people at Alkort; the person to act and a move of theirs."""
-    table = table_started(seating=[UserFactory(), UserFactory()])
-    state = ALKORT.load_state(table.state)
-    (seat,) = ALKORT.to_act(state)
-    move = {"action": ALKORT.legal_actions(state, seat)[0], "expected_seq": table.seq}
-    return table, seat_users(table)[seat], move
 
 
 def _revoker(user: User, table: Table) -> Any:
@@ -59,7 +47,7 @@ def _revoker(user: User, table: Table) -> Any:
 def test_no_http_move_lands_after_its_token_was_revoked(seen: bool) -> None:
     """``seen``: the process has seen the key authenticate (the move carries
     its check); otherwise the key is looked up by a query of its own first."""
-    table, mover, move = _table()
+    table, mover, move = two_people_to_move()
     key = token_for(mover)
     program = APIClient()
     program.credentials(HTTP_AUTHORIZATION=f"Token {key}")
@@ -88,7 +76,7 @@ def test_a_password_change_waits_for_a_token_move_in_line() -> None:
     which lands before it returns. The change locked the person's row FOR
     UPDATE, which the move's commit needs shared for its events' actor: the
     two deadlocked and the move answered 500."""
-    table, mover, move = _table()
+    table, mover, move = two_people_to_move()
     mover.set_password("the old one")
     mover.save(update_fields=["password"])
     program = APIClient()
@@ -123,7 +111,7 @@ def test_no_socket_move_lands_after_its_token_was_revoked() -> None:
     """A socket opened with ``?token=`` sends a move while the table is held;
     the token is revoked while the move waits. The move lands before the
     revocation returns (the revocation waits for it), never after."""
-    table, mover, move = _table()
+    table, mover, move = two_people_to_move()
     key = token_for(mover)
     holder = Holder(lambda: table_lock(table.pk), None)
     revoke = _revoker(mover, table)
@@ -160,7 +148,7 @@ def test_a_socket_whose_token_is_gone_cannot_move() -> None:
     """The token deleted before the socket heard of it (its close still on
     the way): the move is refused with the API's 401 body, nothing is
     written, and the socket closes with 4401."""
-    table, mover, move = _table()
+    table, mover, move = two_people_to_move()
     key = token_for(mover)
 
     async def go() -> None:
