@@ -40,6 +40,24 @@ pytestmark = pytest.mark.django_db
 CHANGELIST = "/admin/tournaments/tournament/"
 
 
+def _add_form(name: str, **fields: Any) -> dict[str, Any]:
+    """The admin's add form for a 2-player Alkort Swiss of 3 rounds named
+    ``name``, with ``fields`` changed."""
+    return {
+        "name": name,
+        "game": "alkort",
+        "options": "{}",
+        "table_size": 2,
+        "format": "swiss",
+        "fill_policy": "bots",
+        "bot_level": "basic",
+        "rounds": 3,
+        "entries-TOTAL_FORMS": 0,
+        "entries-INITIAL_FORMS": 0,
+        **fields,
+    }
+
+
 @pytest.fixture
 def staff(client: Client, organiser: User) -> Client:
     client.force_login(organiser)
@@ -567,18 +585,7 @@ def test_a_finished_tournaments_entries_do_not_change(staff: Client) -> None:
 
 def test_adding_a_tournament_validates_it_against_the_rules(staff: Client) -> None:
     url = f"{CHANGELIST}add/"
-    data = {
-        "name": "Bad",
-        "game": "alkort",
-        "options": "{}",
-        "table_size": 3,
-        "format": "swiss",
-        "fill_policy": "bots",
-        "bot_level": "basic",
-        "rounds": 3,
-        "entries-TOTAL_FORMS": 0,
-        "entries-INITIAL_FORMS": 0,
-    }
+    data = _add_form("Bad", table_size=3)
     response = staff.post(url, data)
     assert response.status_code == 200
     assert response.context["adminform"].form.errors == {
@@ -596,19 +603,7 @@ def test_adding_a_tournament_validates_it_against_the_rules(staff: Client) -> No
 def test_a_clock_the_tables_refuse_is_refused_when_set_up(staff: Client) -> None:
     """A time control the tables refuse (over an hour a move) would freeze with
     the set-up and then refuse every round's start: the form refuses it."""
-    data = {
-        "name": "Slow",
-        "game": "alkort",
-        "options": "{}",
-        "table_size": 2,
-        "format": "swiss",
-        "fill_policy": "byes",
-        "bot_level": "basic",
-        "rounds": 3,
-        "time_control": 7200,
-        "entries-TOTAL_FORMS": 0,
-        "entries-INITIAL_FORMS": 0,
-    }
+    data = _add_form("Slow", fill_policy="byes", time_control=7200)
     response = staff.post(f"{CHANGELIST}add/", data)
     assert response.status_code == 200
     assert response.context["adminform"].form.errors == {
@@ -708,18 +703,7 @@ def test_a_bad_table_size_shows_one_clear_message(
     staff: Client, table_size: Any, message: str
 ) -> None:
     """Not the field's own message beside the rules' "must be a whole number"."""
-    data = {
-        "name": "Odd",
-        "game": "alkort",
-        "options": "{}",
-        "table_size": table_size,
-        "format": "swiss",
-        "fill_policy": "bots",
-        "bot_level": "basic",
-        "rounds": 3,
-        "entries-TOTAL_FORMS": 0,
-        "entries-INITIAL_FORMS": 0,
-    }
+    data = _add_form("Odd", table_size=table_size)
     response = staff.post(f"{CHANGELIST}add/", data)
     assert response.status_code == 200
     assert response.context["adminform"].form.errors == {"table_size": [message]}
@@ -727,18 +711,7 @@ def test_a_bad_table_size_shows_one_clear_message(
 
 
 def test_adding_a_tournament_with_no_rounds_shows_a_form_error(staff: Client) -> None:
-    data = {
-        "name": "Empty",
-        "game": "alkort",
-        "options": "{}",
-        "table_size": 2,
-        "format": "swiss",
-        "fill_policy": "bots",
-        "bot_level": "basic",
-        "rounds": 0,
-        "entries-TOTAL_FORMS": 0,
-        "entries-INITIAL_FORMS": 0,
-    }
+    data = _add_form("Empty", rounds=0)
     response = staff.post(f"{CHANGELIST}add/", data)
     assert response.status_code == 200
     assert response.context["adminform"].form.errors == {
@@ -867,18 +840,7 @@ def test_the_lists_delete_refuses_a_tournament_with_a_round(staff: Client) -> No
 def test_a_swiss_with_too_many_rounds_is_refused_with_one_message(
     staff: Client, rounds: int
 ) -> None:
-    data = {
-        "name": "Marathon",
-        "game": "alkort",
-        "options": "{}",
-        "table_size": 2,
-        "format": "swiss",
-        "fill_policy": "bots",
-        "bot_level": "basic",
-        "rounds": rounds,
-        "entries-TOTAL_FORMS": 0,
-        "entries-INITIAL_FORMS": 0,
-    }
+    data = _add_form("Marathon", rounds=rounds)
     response = staff.post(f"{CHANGELIST}add/", data)
     assert response.status_code == 200
     assert response.context["adminform"].form.errors == {
