@@ -13,6 +13,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +111,42 @@ def stop_process_group(process: subprocess.Popen[Any]) -> None:
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
+
+
+#: daphne serving the project as ``make run`` does (add ``-p <port>``).
+DAPHNE = [sys.executable, "-m", "daphne", "-b", "127.0.0.1"]
+
+
+def embedded_migrated(env: dict[str, str], timeout: float = 120) -> None:
+    """Migrate the database ``env`` names, as ``make run`` does first."""
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=REPO,
+        env=env,
+        check=True,
+        timeout=timeout,
+    )
+
+
+@contextmanager
+def server_process(
+    command: Sequence[str], env: dict[str, str], log: Path
+) -> Iterator[subprocess.Popen[bytes]]:
+    """``command`` run from the checkout in a process group of its own, its
+    output in ``log``; stopped (with its children) on the way out."""
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            list(command),
+            cwd=REPO,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        yield process
+    finally:
+        stop_process_group(process)
 
 
 class OwnRedis:

@@ -5,15 +5,19 @@ Twisted cannot parse gets the API's JSON 400, not a bare one."""
 
 import http.client
 import json
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import REPO, clean_env, free_port, stop_process_group
+from tests.helpers import (
+    DAPHNE,
+    clean_env,
+    embedded_migrated,
+    free_port,
+    server_process,
+)
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -46,25 +50,11 @@ def daphne(tmp_path: Path) -> Iterator[tuple[int, Path]]:
         CARDROOM_VAR_DIR=str(tmp_path / "var"),
         THROTTLE_ANON_RATE="3/minute",
     )
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=REPO,
-        env=env,
-        check=True,
-        timeout=60,
-    )
+    embedded_migrated(env, timeout=60)
     port, log = free_port(), tmp_path / "daphne.log"
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
-            + ["config.asgi:application"],
-            cwd=REPO,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    try:
+    with server_process(
+        [*DAPHNE, "-p", str(port), "config.asgi:application"], env, log
+    ) as server:
         deadline = time.monotonic() + 60
         while True:
             assert server.poll() is None, log.read_text()
@@ -76,8 +66,6 @@ def daphne(tmp_path: Path) -> Iterator[tuple[int, Path]]:
                 assert time.monotonic() < deadline, log.read_text()
                 time.sleep(0.2)
         yield port, log
-    finally:
-        stop_process_group(server)
 
 
 def test_a_throttled_request_says_too_many_requests(daphne: tuple[int, Path]) -> None:

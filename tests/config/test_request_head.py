@@ -14,7 +14,6 @@ import json
 import os
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,7 +21,13 @@ from pathlib import Path
 import pytest
 
 from config.request_head import MAX_HEAD_BYTES, MAX_URL_BYTES
-from tests.helpers import REPO, clean_env, free_port, stop_process_group
+from tests.helpers import (
+    DAPHNE,
+    clean_env,
+    embedded_migrated,
+    free_port,
+    server_process,
+)
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -102,33 +107,15 @@ def server(
         CARDROOM_VAR_DIR=str(tmp / "var"),
         STATIC_ROOT=str(tmp / "static"),
     )
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=REPO,
-        env=env,
-        check=True,
-        timeout=120,
-    )
+    embedded_migrated(env)
     if name == "daphne":
-        command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
-        command.append("config.asgi:application")
+        command = [*DAPHNE, "-p", str(port), "config.asgi:application"]
     else:
         command = ["scripts/web.sh"]
         env.update(BIN=str(Path(os.sys.executable).parent), PORT=str(port))
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            command,
-            cwd=REPO,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    try:
+    with server_process(command, env, log) as process:
         _wait_until_serving(process, port, log)
         yield name, port, log
-    finally:
-        stop_process_group(process)
 
 
 def assert_uri_too_long(answer: Answer) -> None:

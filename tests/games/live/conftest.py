@@ -28,7 +28,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.helpers import REPO, clean_env, database_url, free_port
+from tests.helpers import DAPHNE, REPO, clean_env, database_url, free_port
 
 WAIT = 10.0
 
@@ -87,8 +87,8 @@ class Process:
 
 def daphne(env: dict[str, str], log: Path) -> tuple[Process, str]:
     port = free_port()
-    args = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
-    process = Process([*args, "config.asgi:application"], env, log).start()
+    args = [*DAPHNE, "-p", str(port), "config.asgi:application"]
+    process = Process(args, env, log).start()
     base = f"http://127.0.0.1:{port}"
     wait_http(base, process)
     return process, base

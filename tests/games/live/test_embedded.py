@@ -10,8 +10,6 @@ deal, and a spectator's socket then receives the bots' moves one at a time,
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -19,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.games.live.conftest import Api, Ws, daphne, event_seqs, person
-from tests.helpers import REPO, clean_env
+from tests.helpers import clean_env, embedded_migrated
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -34,13 +32,7 @@ def test_a_bot_table_starts_at_once_and_is_watched_move_by_move(
         CARDROOM_VAR_DIR=str(tmp_path / "var"),
         BOT_MOVE_DELAY=str(DELAY),
     )
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=REPO,
-        env=env,
-        check=True,
-        timeout=120,
-    )
+    embedded_migrated(env)
     server, base = daphne(env, tmp_path / "daphne.log")
     try:
         owner = person(base, "organiser")
