@@ -12,10 +12,11 @@ the API's error body:
 
 * a URL (the request target: path and query, as sent) of more than
   ``MAX_URL_BYTES``: ``414 URI Too Long``, code ``uri_too_long``;
-* under daphne, a head (request line and header fields) of more than
-  ``MAX_HEAD_BYTES``, or a header line longer than ``MAX_URL_BYTES``:
-  ``431 Request Header Fields Too Large``, code ``headers_too_large``
-  (uvicorn sets no such limit of its own).
+* a head (request line and header fields) of more than ``MAX_HEAD_BYTES``,
+  or a header line longer than ``MAX_URL_BYTES``: ``431 Request Header
+  Fields Too Large``, code ``headers_too_large`` (uvicorn with httptools has
+  no limit of its own on header fields: it buffered a line for as long as
+  it lasted).
 
 Each answer closes the connection: the rest of the request is not read.
 Nothing here imports Django: uvicorn loads its protocol before the
@@ -26,8 +27,8 @@ import json
 
 #: The longest URL served, in bytes as sent (percent-escapes count as three).
 MAX_URL_BYTES = 16 * 1024
-#: The longest request head daphne reads: the URL's room plus 16 KiB of
-#: header fields (Twisted's own total was 16 KiB in all).
+#: The longest request head read: the URL's room plus 16 KiB of header
+#: fields (Twisted's own total was 16 KiB in all).
 MAX_HEAD_BYTES = MAX_URL_BYTES + 16 * 1024
 
 URI_TOO_LONG_CODE = "uri_too_long"

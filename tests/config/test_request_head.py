@@ -5,8 +5,8 @@ containers), each started as its own process, get raw requests over a socket:
 a URL one byte over ``MAX_URL_BYTES`` answers ``414 URI Too Long`` with the
 API's error body (Twisted used to drop the connection without a word,
 httptools to answer ``400 Invalid HTTP request received.`` beyond 64 KiB),
-one at the limit reaches Django; under daphne a head over ``MAX_HEAD_BYTES``
-answers 431 (config/request_head.py).
+one at the limit reaches Django; a head over ``MAX_HEAD_BYTES``, or a header
+line that never ends, answers 431 (config/request_head.py).
 """
 
 import contextlib
@@ -210,26 +210,35 @@ def test_the_refusal_logs_one_line_without_the_url(
     assert SECRET not in text
 
 
-# daphne only: uvicorn sets no limit of its own on header fields.
-@pytest.mark.parametrize("server", ["daphne"], indirect=True)
-def test_daphne_answers_431_to_a_head_over_its_limit(
-    server: tuple[str, int, Path],
-) -> None:
+def test_a_head_over_its_limit_answers_431(server: tuple[str, int, Path]) -> None:
     _, port, _ = server
     many = [f"X-Filler-{i}: {'b' * 1000}" for i in range(MAX_HEAD_BYTES // 1000 + 2)]
     one_long = f"X-Filler: {'b' * (MAX_URL_BYTES + 100)}"
 
     for extra in (many, [one_long]):
-        status, reason, headers, body = exchange(
-            port, get("/healthz", *extra, port=port)
-        )[0]
-
-        assert (status, reason) == (431, "Request Header Fields Too Large")
-        assert headers["connection"] == "close"
-        assert json.loads(body)["code"] == "headers_too_large"
+        assert_headers_too_large(exchange(port, get("/healthz", *extra, port=port))[0])
 
 
-def test_daphne_serves_a_long_url_with_ordinary_headers(
+def test_an_endless_header_line_answers_431_before_it_ends(
+    server: tuple[str, int, Path],
+) -> None:
+    """A line the server would buffer for as long as the client sends it."""
+    _, port, _ = server
+    chunk = b"b" * 4096
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
+        sock.sendall(get("/healthz", port=port)[:-2] + b"X-Endless: ")
+        for _ in range(2 * MAX_HEAD_BYTES // len(chunk)):
+            try:
+                sock.sendall(chunk)
+            except OSError:  # refused and closed: the answer is waiting
+                break
+            time.sleep(0.005)
+        answer = _read_answer(sock)
+
+    assert_headers_too_large(answer)
+
+
+def test_a_long_url_with_ordinary_headers_is_served(
     server: tuple[str, int, Path],
 ) -> None:
     """Twisted's own limit was 16 KiB for the URL and the headers together."""
@@ -241,3 +250,14 @@ def test_daphne_serves_a_long_url_with_ordinary_headers(
     )[0]
 
     assert status == 200
+
+
+def assert_headers_too_large(answer: Answer) -> None:
+    status, reason, headers, body = answer
+    assert (status, reason) == (431, "Request Header Fields Too Large")
+    assert headers["connection"] == "close"
+    assert json.loads(body) == {
+        "code": "headers_too_large",
+        "message": "The request's header fields are larger than the limit of "
+        f"{MAX_HEAD_BYTES} bytes.",
+    }
