@@ -199,45 +199,17 @@ class LeaderboardApi(StatsApi):
             players=players,
             bots=filters.validated_data["bots"],
         )
-        offset = _offset(request)
 
-        def shape(index_rating: tuple[int, Any]) -> dict[str, Any]:
-            index, r = index_rating
+        def shape(r: Any) -> dict[str, Any]:
             return {
-                "rank": offset + index + 1,
+                "rank": r.rank,
                 "username": r.user.username,
                 "is_bot": r.user.is_bot,
                 "bot_level": r.user.bot_level,
                 **selectors.rating_fields(r.mu, r.sigma, r.matches),
             }
 
-        return self.paginated(request, _Enumerated(ratings), shape, game)
-
-
-def _offset(request: Request) -> int:
-    paginator = StatsPagination()
-    try:
-        page = max(1, int(request.query_params.get("page", 1)))
-        size = paginator.get_page_size(request) or paginator.page_size
-    except (TypeError, ValueError):
-        return 0
-    return (page - 1) * size
-
-
-class _Enumerated:
-    """A queryset whose slices yield ``(index within the slice, row)``."""
-
-    def __init__(self, qs: Any) -> None:
-        self.qs = qs
-
-    def count(self) -> int:
-        return int(self.qs.count())
-
-    def __len__(self) -> int:
-        return self.count()
-
-    def __getitem__(self, key: slice) -> list[tuple[int, Any]]:
-        return list(enumerate(self.qs[key]))
+        return self.paginated(request, ratings, shape, game)
 
 
 class PlayerApi(StatsApi):

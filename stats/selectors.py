@@ -22,7 +22,9 @@ from django.db.models import (
     Subquery,
     Value,
     When,
+    Window,
 )
+from django.db.models.functions import Rank
 from django.utils import timezone
 
 import rules
@@ -124,7 +126,8 @@ def last_modified(*, game: str | None = None) -> datetime | None:
 def leaderboard_list(
     *, game: str, min_matches: int = 0, players: int | None = None, bots: bool = True
 ) -> QuerySet[Rating]:
-    """Ratings of ``game``, best display rating first (``bots=False``: people only).
+    """Ratings of ``game``, best display rating first (``bots=False``: people only),
+    each with its ``rank`` among them: 1 + how many rank strictly higher.
 
     ``players`` keeps those with a rated match at tables of that many players
     (``min_matches`` then counts those matches); ``min_matches`` otherwise
@@ -144,9 +147,14 @@ def leaderboard_list(
         ratings = ratings.filter(user_id__in=at_size)
     elif min_matches:
         ratings = ratings.filter(matches__gte=min_matches)
-    return ratings.annotate(display_value=F("mu") - 3 * F("sigma")).order_by(
-        "-display_value", "-mu", "user__username"
-    )
+    display_value = F("mu") - 3 * F("sigma")
+    return ratings.annotate(
+        display_value=display_value,
+        # Equal display ratings share a rank ("1, 2, 2, 4"): Alkort partners
+        # who always sat together have the very same rating, and which of
+        # them is "2nd" and which "3rd" would only be the order of their names.
+        rank=Window(Rank(), order_by=display_value.desc()),
+    ).order_by("-display_value", "-mu", "user__username")
 
 
 def player_game_stats(counters: dict[str, Any], game: str) -> dict[str, Any]:

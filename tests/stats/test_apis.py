@@ -81,6 +81,27 @@ def test_leaderboard_filters(api_client, counted):
     assert [e["rank"] for e in page["results"]] == [3]
 
 
+def test_equal_ratings_share_a_rank_on_every_page(
+    api_client, people, bot, finished_table
+):
+    """Partners who sat together have the very same rating: one rank, not two
+    ranks in the order of their names (``docs/stats.md``, "The API")."""
+    p0, p1, p2, p3 = people(4)
+    table_record(
+        table_id=finished_table(
+            "alkort", [p0, p1, p2, p3], seed="ranks", options={"target": 2}
+        )
+    )
+    board = api_client.get("/api/stats/leaderboards/alkort/").json()["results"]
+    assert [e["rank"] for e in board] == [1, 1, 3, 3]
+    assert board[0]["display"] == board[1]["display"]
+    assert board[1]["display"] > board[2]["display"]
+    second = api_client.get("/api/stats/leaderboards/alkort/?page_size=1&page=2")
+    assert [e["rank"] for e in second.json()["results"]] == [1]
+    fourth = api_client.get("/api/stats/leaderboards/alkort/?page_size=1&page=4")
+    assert [e["rank"] for e in fourth.json()["results"]] == [3]
+
+
 @pytest.mark.parametrize(
     ("query", "code", "message"),
     [
