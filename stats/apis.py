@@ -127,10 +127,10 @@ class StatsApi(APIView):
             headers["Last-Modified"] = http_date(modified.timestamp())
         if_none = request.headers.get("If-None-Match")
         if if_none is not None:
-            if (
-                etag in [t.strip() for t in if_none.split(",")]
-                or if_none.strip() == "*"
-            ):
+            # Weak comparison, as RFC 9110 §13.1.2 asks of If-None-Match: a
+            # proxy that compresses the body hands the client W/"…" instead.
+            tags = [t.strip().removeprefix("W/") for t in if_none.split(",")]
+            if etag in tags or if_none.strip() == "*":
                 return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
         else:
             since = parse_http_date_safe(request.headers.get("If-Modified-Since", ""))

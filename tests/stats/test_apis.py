@@ -294,6 +294,14 @@ def test_etag_and_last_modified(api_client, counted, people, finished_table):
 
     again = api_client.get("/api/stats/leaderboards/alkort/", HTTP_IF_NONE_MATCH=etag)
     assert again.status_code == 304
+    assert again.headers["ETag"] == etag
+    # If-None-Match compares weakly (RFC 9110): a compressing proxy's W/"…"
+    # tag, and one tag of a list, still match.
+    for sent in (f"W/{etag}", f'"other", W/{etag}'):
+        weak = api_client.get(
+            "/api/stats/leaderboards/alkort/", HTTP_IF_NONE_MATCH=sent
+        )
+        assert weak.status_code == 304, sent
 
     ada = counted[0]
     (cy,) = people(1)
