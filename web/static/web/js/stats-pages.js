@@ -154,8 +154,23 @@ function narrow() {
   return window.innerWidth < 600;
 }
 
+// The history API pages its entries oldest first (at most 500 a page): the
+// chart shows the latest HISTORY_POINTS, so that it ends at today's rating
+// however many matches came before.
+const HISTORY_POINTS = 500;
+
+async function ratingHistory(username, game) {
+  const base = `/api/stats/players/${encodeURIComponent(username)}/ratings/${game}/?page_size=${HISTORY_POINTS}`;
+  const first = await maybe(base);
+  const history = results(first);
+  if (!first || first.count <= history.length) return history;
+  const last = Math.ceil(first.count / HISTORY_POINTS);
+  const [before, end] = await Promise.all([maybe(`${base}&page=${last - 1}`), maybe(`${base}&page=${last}`)]);
+  return [...results(before), ...results(end)].slice(-HISTORY_POINTS);
+}
+
 async function historyChart(username, game) {
-  const history = results(await maybe(`/api/stats/players/${encodeURIComponent(username)}/ratings/${game}/`));
+  const history = await ratingHistory(username, game);
   if (!history.length) return emptyState("No rated matches yet.");
   const points = history.map((entry, i) => {
     const mu = entry.after.mu;
@@ -163,7 +178,7 @@ async function historyChart(username, game) {
     return {
       y: mu - 3 * sigma, low: mu - 3 * sigma, high: mu,
       label: `Table ${entry.table}: place ${entry.place}, rating ${(mu - 3 * sigma).toFixed(2)} (μ ${mu.toFixed(2)}, σ ${sigma.toFixed(2)})`,
-      axis: i === 0 ? "first match" : `${history.length} matches`,
+      axis: entry.matches === 1 ? "first match" : (i === 0 ? `match ${entry.matches}` : `${entry.matches} matches`),
     };
   });
   return el("div", {},
@@ -173,7 +188,8 @@ async function historyChart(username, game) {
       width: narrow() ? 360 : 640,
       height: narrow() ? 240 : 220,
     }),
-    el("p", { class: "hint" }, "Each point is a rated match; the shaded band reaches up to μ, the skill estimate before the caution margin."));
+    el("p", { class: "hint" }, "Each point is a rated match; the shaded band reaches up to μ, the skill estimate before the caution margin."
+      + (history[0].matches > 1 ? ` Showing the latest ${history.length} of ${history[history.length - 1].matches}.` : "")));
 }
 
 async function profile() {
