@@ -53,7 +53,7 @@ def _forced(match: Match, places: list[int]) -> Match:
     )
 
 
-def _build(people, bot) -> list[tuple[Match, list, bool]]:
+def plan_build(people, bot) -> list[tuple[Match, list, bool]]:
     p = people(6)
     rnd, basic, strong = bot("random"), bot("basic"), bot("strong")
     plan: list[tuple[Match, list, bool]] = []
@@ -84,7 +84,7 @@ def _build(people, bot) -> list[tuple[Match, list, bool]]:
     return plan
 
 
-def _insert(plan, creator) -> list[int]:
+def plan_insert(plan, creator) -> list[int]:
     ids = []
     for i, (match, seating, rated) in enumerate(plan):
         # One insert per table, three minutes apart: distinct finish times.
@@ -99,7 +99,7 @@ def _insert(plan, creator) -> list[int]:
     return ids
 
 
-def _expected(plan, ids) -> dict[str, Any]:
+def figures_expected(plan, ids) -> dict[str, Any]:
     model = PlackettLuce()
     ratings: dict[tuple[str, int], tuple[float, float, int]] = {}
     history: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
@@ -160,7 +160,7 @@ def _expected(plan, ids) -> dict[str, Any]:
     return {"ratings": ratings, "history": history, "figures": figures}
 
 
-def _check_api(api_client, users, expected) -> None:
+def api_check(api_client, users, expected) -> None:
     ratings, history, figures = (
         expected["ratings"],
         expected["history"],
@@ -227,15 +227,15 @@ def _check_api(api_client, users, expected) -> None:
 
 
 def test_every_api_figure_equals_an_independent_recomputation(api_client, people, bot):
-    plan = _build(people, bot)
-    ids = _insert(plan, plan[0][1][0])
+    plan = plan_build(people, bot)
+    ids = plan_insert(plan, plan[0][1][0])
     order = list(ids)
     random.Random(7).shuffle(order)
     for tid in order:
         table_record(table_id=tid)
-    expected = _expected(plan, ids)
+    expected = figures_expected(plan, ids)
     users = {u.pk: u for _, seating, _ in plan for u in seating}.values()
-    _check_api(api_client, users, expected)
+    api_check(api_client, users, expected)
     stats_rebuild()
-    _check_api(api_client, users, expected)
+    api_check(api_client, users, expected)
     assert Table.objects.count() == len(ids)
