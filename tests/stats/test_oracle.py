@@ -73,6 +73,7 @@ def plan_build(people, bot) -> list[tuple[Match, list, bool]]:
     add("alkort", [p[0], p[1], p[2], p[3]], "k1")
     add("alkort", [p[0], p[1], p[2], p[3]], "k2", places=[2, 1, 2, 1])
     add("alkort", [p[4], basic, p[5], basic], "k3")
+    add("alkort", [p[2], basic, basic, p[3]], "k3b")  # the bot on both sides
     add("alkort", [p[0], p[4]], "k4")
     add("alkort", [p[0], p[4]], "k5", places=[1, 1])
     add("alkort", [p[1], p[5], p[0], p[4]], "k6", places=[1, 1, 1, 1])
