@@ -115,6 +115,11 @@ def figures_expected(plan, ids) -> dict[str, Any]:
             side_best = [min(places[0], places[2]), min(places[1], places[3])]
             places = [1 + (side_best[1 - s % 2] < side_best[s % 2]) for s in range(4)]
         really_rated = rated and not all(u.is_bot for u in seating)
+        g = figures[(game, 0)]  # the game's own figures, under user 0
+        g["matches"] += 1
+        g["rated_matches"] += int(really_rated)
+        g[f"matches_{len(seating)}"] += 1
+        g[f"draws_{len(seating)}"] += int(all(p == 1 for p in places))
         for s, user in enumerate(seating):
             f = figures[(game, user.pk)]
             f["matches"] += 1
@@ -166,6 +171,9 @@ def figures_expected(plan, ids) -> dict[str, Any]:
 
 
 def api_check(api_client, users, expected) -> None:
+    """Compare the API with ``expected``. It reads a few hundred pages: as a
+    person (600 requests a minute), not anonymously (120)."""
+    api_client.force_authenticate(user=next(u for u in users if not u.is_bot))
     ratings, history, figures = (
         expected["ratings"],
         expected["history"],
@@ -199,7 +207,7 @@ def api_check(api_client, users, expected) -> None:
                 mu - 3 * sigma, abs=1e-9
             )
             hist = api_client.get(
-                f"/api/stats/players/{user.username}/ratings/{game}/?page_size=1"
+                f"/api/stats/players/{user.username}/ratings/{game}/?page_size=2"
             )
             entries = []
             page = hist.json()
@@ -219,6 +227,21 @@ def api_check(api_client, users, expected) -> None:
                     w["after"], abs=1e-9
                 )
     for game in ("alager", "alkort", "allegra"):
+        g = figures[(game, 0)]
+        answer = api_client.get(f"/api/stats/games/{game}/")
+        assert answer.status_code == 200, answer.content
+        body = answer.json()
+        assert (body["matches"], body["rated_matches"]) == (
+            g["matches"],
+            g["rated_matches"],
+        )
+        for n, row in body["first_player"].items():
+            assert (row["matches"], row["draws"]) == (
+                g[f"matches_{n}"],
+                g[f"draws_{n}"],
+            ), (game, n)
+            assert 1 <= row["first_player_average_place"] <= int(n)
+        assert sum(r["matches"] for r in body["first_player"].values()) == g["matches"]
         board = api_client.get(f"/api/stats/leaderboards/{game}/?page_size=500").json()
         rows = [(uid, r) for (g, uid), r in ratings.items() if g == game]
         assert board["count"] == len(rows)
