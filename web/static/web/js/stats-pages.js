@@ -240,6 +240,16 @@ async function recentTables(username, catalogue) {
       : emptyState("No finished tables yet."));
 }
 
+// The leaderboard API is paged (50 a page): the page shows the first and
+// loads the next on request, saying how many players there are in all.
+function leaderRow(row) {
+  return el("tr", {},
+    el("td", {}, String(row.rank)),
+    el("th", {}, el("a", { href: `/players/${encodeURIComponent(row.username)}/` }, row.username)),
+    el("td", {}, fmt(row.display)), el("td", {}, fmt(row.mu)), el("td", {}, fmt(row.sigma)),
+    el("td", {}, fmt(row.matches)));
+}
+
 async function leaderboard() {
   const game = main.dataset.game;
   const data = await maybe(`/api/stats/leaderboards/${game}/`);
@@ -248,13 +258,31 @@ async function leaderboard() {
     main.replaceChildren(el("section", { class: "panel" }, emptyState("No rated players yet: play a rated match to appear here.")));
     return;
   }
+  const body = el("tbody", {}, rows.map(leaderRow));
+  const shown = el("p", { class: "hint", id: "leaderboard-shown" });
+  const more = el("button", { type: "button", class: "button ghost", id: "leaderboard-more" }, "Show more players");
+  let next = data.next;
+  const update = () => {
+    shown.textContent = `Showing ${body.children.length} of ${plural(data.count, "rated player")}.`;
+    more.hidden = !next;
+  };
+  more.addEventListener("click", async () => {
+    more.disabled = true;
+    try {
+      // The API's link is absolute; ask this origin for its path.
+      const url = new URL(next, window.location.href);
+      const page = await api(url.pathname + url.search);
+      body.append(...results(page).map(leaderRow));
+      next = page.next;
+    } finally {
+      more.disabled = false;
+      update();
+    }
+  });
+  update();
   main.replaceChildren(el("section", { class: "panel" }, scrollBox("Leaderboard", el("table", { class: "scores", id: "leaderboard" },
     el("thead", {}, el("tr", {}, ["#", "Player", "Rating", "μ", "σ", "Matches"].map((h) => el("th", {}, h)))),
-    el("tbody", {}, rows.map((row, i) => el("tr", {},
-      el("td", {}, String(row.rank ?? i + 1)),
-      el("th", {}, el("a", { href: `/players/${encodeURIComponent(row.username)}/` }, row.username)),
-      el("td", {}, fmt(row.display)), el("td", {}, fmt(row.mu)), el("td", {}, fmt(row.sigma)),
-      el("td", {}, fmt(row.matches)))))))));
+    body)), shown, more));
 }
 
 async function gameStats() {
