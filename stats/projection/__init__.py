@@ -78,35 +78,12 @@ def side_of(game: str, players: int, seat: int) -> int:
     return seat
 
 
-def side_places(places: list[int], sides: list[int]) -> list[int]:
-    """Each seat's place among the *sides*: 1 + how many sides finished ahead.
-
-    The rules rank seats (Alkort's four seats as 1, 1, 3, 3), but partners
-    play as one side: their place is the side's, 1 or 2, so that an average
-    place, the first player's average place and a rating change's place read
-    on the same scale as its expected place (1 to the number of sides). Where
-    every seat is a side of its own, this is the rules' places unchanged.
-
-    >>> side_places([1, 3, 1, 3], [0, 1, 0, 1])
-    [1, 2, 1, 2]
-    >>> side_places([1, 1, 3], [0, 1, 2])
-    [1, 1, 3]
-    """
-    best: dict[int, int] = {}
-    for seat, side in enumerate(sides):
-        best[side] = min(best.get(side, places[seat]), places[seat])
-    return [1 + sum(1 for p in best.values() if p < best[side]) for side in sides]
-
-
 def project(table: TableInput) -> Contribution:
     """The statistics ``table`` adds (see the module docstring)."""
     outcome = outcome_of(table)
-    n = table.players
-    scores, winners = outcome["scores"], outcome["winners"]
-    places = side_places(
-        outcome["places"], [side_of(table.game, n, s) for s in range(n)]
-    )
+    places, scores, winners = outcome["places"], outcome["scores"], outcome["winners"]
     own, game_counters, first = GAME_PROJECTIONS[table.game](table)
+    n = table.players
     results: list[SeatResult] = []
     seat_counters: list[Counters] = []
     for seat in table.seats:

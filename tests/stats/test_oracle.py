@@ -109,11 +109,7 @@ def figures_expected(plan, ids) -> dict[str, Any]:
     )
     for (match, seating, rated), tid in zip(plan, ids, strict=True):
         game, outcome = match.game, match.outcome
-        places, scores = list(outcome["places"]), outcome["scores"]
-        if game == "alkort" and len(seating) == 4:
-            # Partners' place is their side's among the two: 1 or 2.
-            side_best = [min(places[0], places[2]), min(places[1], places[3])]
-            places = [1 + (side_best[1 - s % 2] < side_best[s % 2]) for s in range(4)]
+        places, scores = outcome["places"], outcome["scores"]
         really_rated = rated and not all(u.is_bot for u in seating)
         g = figures[(game, 0)]  # the game's own figures, under user 0
         g["matches"] += 1

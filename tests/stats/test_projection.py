@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from stats.models import GameStat, PlayerGameStat, PlayerResult, RatingChange
+from stats.models import GameStat, PlayerGameStat
 from stats.services import table_record
 from stats.simulate import match_play
 
@@ -131,24 +131,3 @@ def test_alkort_partnership_counters(people, finished_table):
         assert c["stock_exchanges"] == sum(
             1 for x in _of(match, "alkort.stock_exchanged") if x["seat"] == s
         )
-
-
-def test_alkort_partners_place_is_their_sides_among_two(people, finished_table):
-    """The rules rank Alkort's four seats 1, 1, 3, 3; the statistics give the
-    losing side place 2, the scale of the expected place beside it."""
-    seating = people(4)
-    match = match_play("alkort", 4, "sides", {"target": 2})
-    assert sorted(match.outcome["places"]) == [1, 1, 3, 3]
-    table_record(table_id=finished_table("alkort", seating, match=match))
-
-    winners = set(match.outcome["winners"])
-    results = PlayerResult.objects.filter(user__in=seating).order_by("seat")
-    assert [r.place for r in results] == [1 if s in winners else 2 for s in range(4)]
-    for change in RatingChange.objects.filter(user__in=seating):
-        assert change.place in (1, 2)
-        assert 1 <= change.expected_place <= 2
-    for s, user in enumerate(seating):
-        c = PlayerGameStat.objects.get(user=user, game="alkort").counters
-        assert c["place_sum"] == (1 if s in winners else 2)
-    first = GameStat.objects.get(game="alkort").counters["by_players"]["4"]
-    assert first["first_player_place_sum"] in (1, 2)
