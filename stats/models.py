@@ -151,7 +151,9 @@ class RatingChange(models.Model):
     """One rating update: a player at one rated table, before and after.
 
     ``expected_place`` is what the ratings before the match predicted (1 +
-    the chance of each other side finishing ahead), ``place`` what happened.
+    the chance of each other side finishing ahead, times its seats),
+    ``place`` what happened (the rules' place: 1, 1, 3, 3 at four-player
+    Alkort).
     """
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")

@@ -118,15 +118,20 @@ class RatingBook:
 
 
 def _expected_places(teams: list[list[Any]]) -> list[float]:
-    """Each team's expected place: 1 + the chance each other team finishes ahead.
+    """Each team's expected place, on the scale of the places it gets.
 
-    Pairwise win chances from OpenSkill's own ``predict_win``.
+    Places rank seats as in sports (a side of two that finishes ahead pushes
+    the rest down two places: four-player Alkort's places are 1, 1, 3, 3), so
+    a team's expected place is 1 + the chance each other team finishes ahead
+    times that team's seats. With one seat a team, that is 1 + the chance of
+    each other player finishing ahead. Pairwise win chances from OpenSkill's
+    own ``predict_win``.
     """
     n = len(teams)
     expected = [1.0] * n
     for i in range(n):
         for j in range(i + 1, n):
             p_i, p_j = MODEL.predict_win([teams[i], teams[j]])
-            expected[i] += p_j
-            expected[j] += p_i
+            expected[i] += p_j * len(teams[j])
+            expected[j] += p_i * len(teams[i])
     return expected

@@ -168,3 +168,21 @@ def test_provisional_until_ten_rated_matches(people, finished_table):
     assert rating_get(user=ada, game="alager") is None
     # The tournaments' seeding calls it positionally.
     assert rating_get(ada, "alkort") == rating_get(user=ada, game="alkort")
+
+
+def test_partners_places_and_expected_places_share_the_seats_scale(
+    people, finished_table
+):
+    """The rules rank four-player Alkort's seats 1, 1, 3, 3 (the outcome's
+    places, as in sports); the history keeps that place, and the expected
+    place beside it reads on the same scale: 1 + 2 × the chance of losing."""
+    seating = people(4)
+    match = match_play("alkort", 4, "sides", {"target": 2})
+    assert sorted(match.outcome["places"]) == [1, 1, 3, 3]
+    table_record(table_id=finished_table("alkort", seating, match=match))
+
+    for seat, user in enumerate(seating):
+        (change,) = RatingChange.objects.filter(user=user)
+        assert change.place == match.outcome["places"][seat]
+        # Even ratings: an even chance of losing, so the middle of 1 and 3.
+        assert change.expected_place == pytest.approx(2.0)
