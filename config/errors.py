@@ -13,7 +13,9 @@ Two layers produce the shape:
   404, 405, unparsable bodies and throttling keep DRF's status; a body too large
   or too deeply nested 413 / 400; a database wait that ran out (a lock held
   past ``DB_LOCK_TIMEOUT``, no pooled connection within ``DB_POOL_TIMEOUT``:
-  ``config.db.waited_out``) 503 ``busy`` with ``Retry-After``; any other
+  ``config.db.waited_out``) or a database connection lost under the request
+  (its backend terminated, the server restarted: ``connection_lost``) 503
+  ``busy`` with ``Retry-After``; any other
   exception is logged in full (without its message in a view that reads a
   match's state, ``reads_match_state``: it may quote a hidden card) and
   answered with a bare 500 that says nothing about its cause. Views never catch
@@ -27,6 +29,7 @@ Two layers produce the shape:
 import logging
 from typing import Any
 
+import psycopg
 from django.core.exceptions import DisallowedHost
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -74,22 +77,66 @@ BUSY_MESSAGE = (
 )
 
 
-def busy(exc: BaseException, where: str) -> bool:
-    """Whether ``exc`` is a database wait that ran out (``config.db.waited_out``),
-    to be answered ``BUSY_CODE``; if so, logged as the load it is, not a
-    fault: one line, and no SQL (whose literals may hold a seat's cards)."""
-    if not (isinstance(exc, DatabaseError) and db.waited_out(exc)):
+#: What a request whose database connection went away is told (503 over REST,
+#: an ``error`` frame over a socket). Unlike ``BUSY_MESSAGE`` it cannot say
+#: that nothing was done: a connection lost during the commit may have
+#: committed. A move resent with the same ``command_id`` is played once either
+#: way.
+LOST_MESSAGE = (
+    "The server lost its connection to the database during this request, so "
+    "it may not have been carried out. Try again; resending a move with the "
+    "same command_id is safe: it is played once."
+)
+
+#: SQLSTATEs of a session the server ended or lost: class 08 (connection
+#: exception), class 57P (operator intervention: ``pg_terminate_backend``, a
+#: restart or crash, a server starting up or shutting down, an idle session
+#: ended) and an idle-in-transaction session ended (25P03).
+LOST_STATES = ("08", "57P", "25P03")
+
+
+def connection_lost(exc: BaseException) -> bool:
+    """Whether a database error means the request's connection went away:
+    the server ended the session (its backend terminated by an operator or by
+    ``DB_IDLE_IN_TRANSACTION_TIMEOUT``, a restart) or the socket broke without
+    a word (no SQLSTATE). Trying again gets a fresh connection from the pool
+    (``config/postgresql``), so it is answered like a wait that ran out.
+
+    ``exc`` is the error as Django raises it; what the driver raised is its
+    cause.
+    """
+    cause = exc.__cause__ or exc
+    if not isinstance(cause, psycopg.OperationalError):
         return False
+    state = cause.sqlstate
+    return state is None or state.startswith(LOST_STATES)
+
+
+def busy(exc: BaseException, where: str) -> str | None:
+    """The message for ``exc`` if it is answered ``BUSY_CODE`` (503, try
+    again), else None: a database wait that ran out (``config.db.waited_out``,
+    ``BUSY_MESSAGE``) or a lost connection (``connection_lost``,
+    ``LOST_MESSAGE``). Logged as the passing condition it is, not a fault: one
+    line, and no SQL (whose literals may hold a seat's cards)."""
+    if not isinstance(exc, DatabaseError):
+        return None
+    if db.waited_out(exc):
+        message = BUSY_MESSAGE
+    elif connection_lost(exc):
+        message = LOST_MESSAGE
+    else:
+        return None
     logger.warning("Busy: %s %s", type(exc.__cause__ or exc).__name__, where)
-    return True
+    return message
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     """Render any exception raised in a DRF view as ``{"code", "message"}``."""
-    if busy(exc, f"in {type(context.get('view')).__name__}"):
+    message = busy(exc, f"in {type(context.get('view')).__name__}")
+    if message is not None:
         set_rollback()
         return Response(
-            error_body(BUSY_CODE, BUSY_MESSAGE),
+            error_body(BUSY_CODE, message),
             status=503,
             headers={"Retry-After": "1"},
         )

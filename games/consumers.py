@@ -34,7 +34,6 @@ import rules
 from accounts.authentication import PendingToken
 from config.errors import (
     BUSY_CODE,
-    BUSY_MESSAGE,
     SERVER_ERROR_MESSAGE,
     api_error_body,
     busy,
@@ -360,9 +359,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self._error(exc.code, str(exc), command_id)
             return
         except DatabaseError as exc:  # as REST answers it: 503 busy
-            if not busy(exc, "on a socket"):
+            message = busy(exc, "on a socket")
+            if message is None:
                 raise
-            await self._error(BUSY_CODE, BUSY_MESSAGE, command_id)
+            await self._error(BUSY_CODE, message, command_id)
             return
         # Our own move reaches us like everyone's: its frame is pushed to our
         # audience's group on commit, queued here without a round trip.
