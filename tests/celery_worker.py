@@ -53,11 +53,14 @@ def celery_worker(
     *,
     database_url: str | None = None,
     loglevel: str = "INFO",
+    sends_to_itself: bool = False,
 ) -> Iterator[Worker]:
     """A worker consuming queue ``<name>-<checkout>-<xdist worker>`` while the
     block runs. ``database_url``: the database its tasks use (a test that
     commits for real passes its test database's, ``tests.helpers.database_url``);
-    without it the test settings' own."""
+    without it the test settings' own. ``sends_to_itself``: the tasks its
+    own tasks queue (a sweep's) go to its queue too, not to the test
+    settings' default one."""
     from django.conf import settings
 
     queue = f"{name}-{settings.CHECKOUT_ID}-{settings.TEST_WORKER}"
@@ -69,6 +72,8 @@ def celery_worker(
     )
     if database_url is not None:
         env["DATABASE_URL"] = database_url
+    if sends_to_itself:
+        env["CELERY_QUEUE"] = queue
     with log.open("wb") as out:
         process = subprocess.Popen(
             [
