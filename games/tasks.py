@@ -11,7 +11,9 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from celery import shared_task
+from django.db import connection
 
+from config.errors import busy
 from config.logs import traceback_without_values
 from games import scheduler
 from games.services.bots import bot_turn_play as bot_turn_play_service
@@ -56,25 +58,64 @@ def values_unlogged(task: F) -> F:
     return run  # type: ignore[return-value]
 
 
+#: How often a turn's job is tried again after a passing database failure,
+#: and how long after each: beyond that, the turn sweep schedules it again.
+TURN_RETRIES = 5
+TURN_RETRY_DELAY = 1.0
+
+
+def turn_retried_soon(
+    name: str, move: Callable[..., int | None], table_id: int, seq: int, attempt: int
+) -> int | None:
+    """Run a turn's job; after a passing database failure, schedule it again.
+
+    A bot's or a timer's move that finds its table's lock held too long
+    (``DB_LOCK_TIMEOUT``) or its database session ended under it (a restart,
+    an operator's ``pg_terminate_backend``) wrote nothing, as a move by a
+    person answered ``busy`` did. A person tries again; so does the job, a
+    second later, up to ``TURN_RETRIES`` times, instead of leaving the table
+    waiting for the turn sweep (tens of seconds). The job is idempotent: if
+    the table moved meanwhile, the retry does nothing.
+    """
+    try:
+        return move(table_id=table_id, seq=seq)
+    except Exception as exc:
+        if busy(exc, f"in {name}({table_id}, {seq})") is None:
+            raise
+        if not connection.in_atomic_block:
+            # The session may be gone: the retry gets a fresh connection.
+            connection.close()
+        if attempt < TURN_RETRIES:
+            scheduler.job_schedule(
+                name, table_id, seq, attempt + 1, delay=TURN_RETRY_DELAY
+            )
+        return None
+
+
 @shared_task(ignore_result=True)
 @values_unlogged
-def bot_turn_play(table_id: int, seq: int) -> int | None:
+def bot_turn_play(table_id: int, seq: int, attempt: int = 0) -> int | None:
     """Play the bot turn of table ``table_id`` scheduled at ``seq``.
 
     Does nothing if the table has moved past ``seq`` (a later follow-up owns
     the new position), so a duplicate or late delivery is harmless.
+    ``attempt`` counts the quick retries after a passing database failure.
     """
-    return bot_turn_play_service(table_id=table_id, seq=seq)
+    return turn_retried_soon(
+        bot_turn_play.name, bot_turn_play_service, table_id, seq, attempt
+    )
 
 
 @shared_task(ignore_result=True)
 @values_unlogged
-def turn_timer_expire(table_id: int, seq: int) -> int | None:
+def turn_timer_expire(table_id: int, seq: int, attempt: int = 0) -> int | None:
     """Play the safe default for the person whose time ran out at ``seq``.
 
     Does nothing if someone moved meanwhile (the table is past ``seq``).
     """
-    return turn_timer_expire_service(table_id=table_id, seq=seq)
+    return turn_retried_soon(
+        turn_timer_expire.name, turn_timer_expire_service, table_id, seq, attempt
+    )
 
 
 @shared_task(ignore_result=True)
