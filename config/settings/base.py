@@ -323,6 +323,12 @@ TASK_RUNNER = env.str(
 )
 # Seconds between a bot's turn coming and its move, so people can follow.
 BOT_MOVE_DELAY = env.float("BOT_MOVE_DELAY", default=0.7)
+# Seconds every move of a strong bot takes from its turn's job starting to the
+# move, however long its search took: a forced move is chosen at once, and a
+# move that came sooner than the others would tell its hand. Longer than the
+# strong bots' search caps (0.6-0.8 s); its moves come max(BOT_MOVE_DELAY,
+# BOT_THINK_TIME) apart (docs/security.md, "Bots' timing").
+BOT_THINK_TIME = env.float("BOT_THINK_TIME", default=1.0)
 # A reconnecting client further behind than this many events gets one full
 # state instead of the missing events.
 LIVE_RESYNC_MAX_EVENTS = env.int("LIVE_RESYNC_MAX_EVENTS", default=200)

@@ -41,6 +41,7 @@ CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=True)
 # start in a subprocess set both in their environment.
 TASK_RUNNER = env.str("TASK_RUNNER", default="inline")
 BOT_MOVE_DELAY = env.float("BOT_MOVE_DELAY", default=0.0)
+BOT_THINK_TIME = env.float("BOT_THINK_TIME", default=0.0)
 
 # Look static files up per request instead of requiring collectstatic first.
 WHITENOISE_AUTOREFRESH = True

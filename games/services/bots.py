@@ -13,6 +13,9 @@ moved on (someone else's follow-up covers the new position). The bot's choice
 is computed without holding the table lock (a strong bot can think for a
 while); the move is then applied under the lock only if the table is still at
 the seq the choice was made for and the seat is still the server's to play.
+A strong bot's move waits until ``BOT_THINK_TIME`` after its job began,
+however soon it chose (:func:`bot_think_wait`): its timing must not tell its
+hand.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import random
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,7 +36,7 @@ from games.errors import NotFound
 from games.history_cache import history_known, history_redacted
 from games.models import Table, TableStatus
 from games.services.actions import move_apply
-from games.services.followups import seat_bot_level
+from games.services.followups import bot_think_time, bot_turn_seat, seat_bot_level
 from games.services.locking import table_lock_seats, table_read_seats
 from games.services.recording import state_load
 from games.state_cache import state_put
@@ -85,6 +89,18 @@ def bot_turn_choose(
     return bots.RandomPolicy().choose(inp, bot_rng(table, seat))
 
 
+def bot_think_wait(level: str, started: float) -> None:
+    """Wait out the rest of a ``level`` bot's think time since ``started``
+    (``time.monotonic``), so when its move lands says nothing of how long
+    the choice took: a strong bot answers a forced move at once and searches
+    the others, and the difference would show watchers its hand
+    (``followups.THINKING_LEVELS``; docs/security.md, "Bots' timing").
+    """
+    left = started + bot_think_time(level) - time.monotonic()
+    if left > 0:
+        time.sleep(left)
+
+
 def bot_turn_play(*, table_id: int, seq: int) -> int | None:
     """Play one bot move at table ``table_id`` as it stands at ``seq``.
 
@@ -107,15 +123,16 @@ def bot_turn_play(*, table_id: int, seq: int) -> int | None:
         # state, so the lock's read below leaves the JSON in the database
         # and the move does not decode it again.
         state_put(table.pk, table.seq, table.seed_sha256, state)
-    to_act = game.to_act(state)
-    bot = next((s for s in seats if s.index in to_act and seat_bot_level(s)), None)
+    bot = bot_turn_seat(seats, game.to_act(state))
     if bot is None:
         return None
     level = seat_bot_level(bot) or ""
+    started = time.monotonic()
     history, redacted = history_redacted(
         game, table_id, table.seed_sha256, seq, bot.index, read=(after, events)
     )
     action = bot_turn_choose(game, state, history, table, bot.index, level, redacted)
+    bot_think_wait(level, started)
     with transaction.atomic():
         table, seats, _ = table_lock_seats(table_id)
         if table.status != TableStatus.PLAYING or table.seq != seq:

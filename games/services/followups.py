@@ -7,7 +7,8 @@ changed), announces a finished match
 (``signals.table_finished``), and schedules the next turn's job:
 
 * a **bot turn** (``bot_turn_play``) when a bot seat may act, ``BOT_MOVE_DELAY``
-  seconds later, so people can follow each move;
+  seconds later, so people can follow each move (a strong bot's turn sooner,
+  as its move then takes ``BOT_THINK_TIME``: :func:`bot_turn_delay`);
 * a **turn timer** (``turn_timer_expire``) when a person may act at a table
   with a ``time_control``, due at the deadline.
 
@@ -41,6 +42,14 @@ TURN_TIMER_JOB = "games.tasks.turn_timer_expire"
 #: The level of the bot that plays an away seat (and a seat left mid-match).
 STAND_IN_LEVEL = "basic"
 
+#: The bot levels whose choice takes a visible, position-dependent time: the
+#: strong bots search for up to most of a second, but answer a forced move
+#: (one legal action) at once, so how long one took would tell watchers
+#: about its hand (an Alkort bot that follows suit at once holds one card of
+#: that suit). Their moves take ``BOT_THINK_TIME`` each, whatever the search
+#: took. The other levels choose in well under a millisecond.
+THINKING_LEVELS = frozenset({"strong"})
+
 
 def seat_bot_level(seat: Seat) -> str | None:
     """The bot level that plays ``seat`` now: its own, ``basic`` while its
@@ -52,8 +61,28 @@ def seat_bot_level(seat: Seat) -> str | None:
 
 def bot_turn_due(seats: Iterable[Seat], to_act: Iterable[int]) -> bool:
     """Whether a seat the server plays (a bot, or an away person) may act."""
+    return bot_turn_seat(seats, to_act) is not None
+
+
+def bot_turn_seat(seats: Iterable[Seat], to_act: Iterable[int]) -> Seat | None:
+    """The seat the next bot turn plays: the lowest one the server plays
+    among those that may act (None: a person must act)."""
     acting = set(to_act)
-    return any(seat.index in acting and seat_bot_level(seat) for seat in seats)
+    due = [s for s in seats if s.index in acting and seat_bot_level(s)]
+    return min(due, key=lambda s: s.index, default=None)
+
+
+def bot_think_time(level: str | None) -> float:
+    """Seconds a move of a ``level`` bot takes from its job's start to its
+    move, however long the choice took (``THINKING_LEVELS``; 0: as it comes)."""
+    return settings.BOT_THINK_TIME if level in THINKING_LEVELS else 0.0
+
+
+def bot_turn_delay(level: str | None) -> float:
+    """The countdown of a ``level`` bot's turn job: ``BOT_MOVE_DELAY`` after
+    the previous move, the think time included, so a strong bot's moves come
+    ``max(BOT_MOVE_DELAY, BOT_THINK_TIME)`` apart."""
+    return max(settings.BOT_MOVE_DELAY - bot_think_time(level), 0.0)
 
 
 def turn_timer_due(table: Table, seats: Iterable[Seat], to_act: Iterable[int]) -> bool:
@@ -103,8 +132,12 @@ def followups_schedule(
     if table.status != TableStatus.PLAYING or game is None or state is None:
         return
     to_act = game.to_act(state)
-    if bot_turn_due(seats, to_act):
-        transaction.on_commit(lambda: bot_turn_schedule(table_id, seq), robust=True)
+    bot = bot_turn_seat(seats, to_act)
+    if bot is not None:
+        bot_delay = bot_turn_delay(seat_bot_level(bot))
+        transaction.on_commit(
+            lambda: bot_turn_schedule(table_id, seq, bot_delay), robust=True
+        )
     if turn_timer_due(table, seats, to_act):
         delay = float(table.time_control or 0)
         transaction.on_commit(

@@ -3,6 +3,7 @@
 import hashlib
 import logging
 import random
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -138,3 +139,134 @@ def test_the_bots_generator_is_seeded_with_a_hash_never_the_seed() -> None:
     # Still one generator per seat and seq: the bots stay reproducible.
     assert bot_rng(table, 1).getstate() == rng.getstate()
     assert bot_rng(table, 0).getstate() != rng.getstate()
+
+
+# --- timing: a bot's think time must not tell its hand ---------------------------
+
+
+class _FakeClock:
+    """``time`` as ``games.services.bots`` uses it: a clock that only moves
+    when told (a bot's thinking) or slept on."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        assert seconds > 0
+        self.now += seconds
+
+
+def test_a_strong_bots_move_lands_as_long_after_its_turn_forced_or_not(
+    monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    """A strong bot answers a forced move (one legal action) at once and
+    searches for up to most of a second otherwise, so an Alkort bot that
+    follows suit at once would tell watchers it held one card of the suit.
+    Its move lands ``BOT_THINK_TIME`` after its job began, whatever it took.
+
+    The clock is a fake one that moves by what each real choice took, so
+    the check is exact and does not depend on the machine's load."""
+    from games.services import bots as bot_service
+
+    settings.BOT_THINK_TIME = 3.0
+    clock = _FakeClock()
+    monkeypatch.setattr(bot_service, "time", clock, raising=False)
+    real_choose = bot_service.bot_turn_choose
+    forced: list[bool] = []
+
+    def thinking(game: Any, state: Any, history: Any, table: Any, seat: int, *a: Any):
+        forced.append(len(game.legal_actions(state, seat)) == 1)
+        began = time.perf_counter()
+        action = real_choose(game, state, history, table, seat, *a)
+        clock.now += time.perf_counter() - began
+        return action
+
+    landed: list[float] = []
+    real_apply = bot_service.move_apply
+
+    def applying(**kwargs: Any) -> Any:
+        landed.append(clock.now)
+        return real_apply(**kwargs)
+
+    monkeypatch.setattr(bot_service, "bot_turn_choose", thinking)
+    monkeypatch.setattr(bot_service, "move_apply", applying)
+    table = table_started(
+        seating=["strong", "strong"], creator=UserFactory(), options={"target": 1}
+    )
+    seq, began = table.seq, []
+    while len(landed) < 80:
+        began.append(clock.now)
+        new_seq = bot_turn_play(table_id=table.pk, seq=seq)
+        if new_seq is None:
+            began.pop()
+            break
+        seq = new_seq
+
+    assert True in forced and False in forced, "no forced and free moves to compare"
+    waits = {round(end - start, 9) for start, end in zip(began, landed, strict=True)}
+    assert waits == {3.0}, f"a strong bot's moves land at different times: {waits}"
+
+
+def test_other_bots_move_as_soon_as_they_have_chosen(
+    monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    """Basic and random bots choose in well under a millisecond: no wait."""
+    from games.services import bots as bot_service
+
+    settings.BOT_THINK_TIME = 3.0
+    clock = _FakeClock()
+    monkeypatch.setattr(bot_service, "time", clock, raising=False)
+    table = table_started(
+        seating=["basic", "random"], creator=UserFactory(), options={"target": 1}
+    )
+
+    assert bots_play(table, limit=20) == 20
+    assert clock.now == 1000.0
+
+
+@pytest.mark.parametrize(
+    ("level", "delay", "think", "countdown"),
+    [
+        ("strong", 1.5, 1.0, 0.5),  # the think time is part of the delay
+        ("strong", 0.7, 1.0, 0.0),  # longer than the delay: at once
+        ("basic", 1.5, 1.0, 1.5),
+        ("random", 0.7, 1.0, 0.7),
+    ],
+)
+def test_a_bot_turn_is_scheduled_so_its_move_comes_after_the_delay(
+    django_capture_on_commit_callbacks: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+    settings: Any,
+    level: str,
+    delay: float,
+    think: float,
+    countdown: float,
+) -> None:
+    """The turn's countdown leaves room for a strong bot's think time, so its
+    moves come ``max(BOT_MOVE_DELAY, BOT_THINK_TIME)`` apart."""
+    from games import scheduler
+    from games.services import action_submit
+
+    settings.BOT_MOVE_DELAY, settings.BOT_THINK_TIME = delay, think
+    person = UserFactory()
+    table = table_started(seating=[level, person], creator=person)
+    bots_play(table)  # the bot plays until the person must act
+    scheduled: list[tuple[str, float]] = []
+    monkeypatch.setattr(
+        scheduler,
+        "job_schedule",
+        lambda name, *args, delay=0.0: scheduled.append((name, delay)),
+    )
+    while not scheduled:  # the person plays until the bot's turn comes
+        table.refresh_from_db()
+        state = GAME.load_state(table.state)
+        assert GAME.to_act(state) == (1,)
+        with django_capture_on_commit_callbacks(execute=True):
+            action_submit(
+                table_id=table.pk, user=person, action=GAME.legal_actions(state, 1)[0]
+            )
+
+    assert scheduled == [("games.tasks.bot_turn_play", countdown)]
