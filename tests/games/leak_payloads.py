@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -235,3 +236,101 @@ def every_log_at_debug() -> Iterator[LogBook]:
 
 def body_text(body: Any) -> str:
     return body if isinstance(body, str) else json.dumps(body)
+
+
+# --- indistinguishability: two tables an audience must not tell apart ----------
+
+#: Fields that say which table it is, not what happened at it.
+PER_TABLE = ("id", "created_at", "started_at", "finished_at")
+
+
+def table_unnamed(table: Table, text: str) -> str:
+    """``text`` with the table's id (``table 7``, ``/tables/7/``) left out."""
+    return re.sub(rf"(?i)(\btables?[ /#]){table.pk}\b", r"\1<table>", text)
+
+
+def without_table(table: Table, body: Any) -> Any:
+    """``body`` without what names the table rather than the match."""
+    if isinstance(body, dict):
+        return {
+            k: without_table(table, v)
+            for k, v in body.items()
+            if k not in PER_TABLE and not (k == "table" and v == table.pk)
+        }
+    if isinstance(body, list):
+        return [without_table(table, v) for v in body]
+    if isinstance(body, str):
+        return table_unnamed(table, body)
+    return body
+
+
+@dataclass
+class Reader:
+    """Everything one audience reads about a table, and the moves it tries."""
+
+    who: Player
+    seat: Audience
+
+    def read(self, table: Table, tries: list[dict[str, Any]]) -> dict[str, Any]:
+        """What it reads, by channel, without the table's own id: the table,
+        the events (all, and since a recent seq), the export, the verify
+        refusal, the socket's first and catch-up frames, presence, and the
+        answers to ``tries`` (each sent at the table's seq and a stale one;
+        never a move the seat may make now)."""
+        table.refresh_from_db()
+        seq, path = table.seq, f"/api/tables/{table.pk}"
+        user_id = self.who.user.pk if self.who.user else None
+        out: dict[str, Any] = {}
+        for name, url, params in (
+            ("table", f"{path}/", {}),
+            ("events", f"{path}/events/", {}),
+            ("events since", f"{path}/events/", {"after": max(seq - 3, 0)}),
+            ("export", f"{path}/export/", {}),
+            ("verify", f"{path}/verify/", {}),
+        ):
+            response = self.who.get(url, **params)
+            out[name] = (response.status_code, without_table(table, response.json()))
+        for name, after in (("socket first", None), ("socket catch-up", seq - 1)):
+            frame = frames.frame_state(table_id=table.pk, user_id=user_id, after=after)
+            out[name] = without_table(table, frame)
+        out["presence"] = frames.presence_list(table_id=table.pk)
+        game = rules.get_game(table.game)
+        state = game.load_state(table.state)
+        legal = game.legal_actions(state, self.seat) if self.seat is not None else []
+        for action in tries:
+            for expected in (seq, seq - 1):
+                if action in legal and expected == seq:
+                    continue  # a real move, not a probe
+                response = self.who.post(
+                    f"{path}/actions/", {"action": action, "expected_seq": expected}
+                )
+                assert response.status_code in (400, 401, 403, 409), response.content
+                out[f"try {action} at {expected}"] = (
+                    response.status_code,
+                    without_table(table, response.json()),
+                )
+        table.refresh_from_db()
+        assert table.seq == seq, "a probe was played"
+        return out
+
+
+def reads_alike(
+    readers: list[Reader],
+    real: Table,
+    alt: Table,
+    tries: list[dict[str, Any]],
+    secret: str,
+) -> None:
+    """Every reader reads the same from ``real`` and ``alt`` (which differ
+    only in ``secret``), on every channel, and the log lines written while it
+    reads (every logger at DEBUG) are the same too."""
+    for reader in readers:
+        with every_log_at_debug() as book:
+            mine = reader.read(real, tries)
+            mine_logs = [table_unnamed(real, line) for line in book.since(0)]
+            mark = len(book.lines)
+            other = reader.read(alt, tries)
+            other_logs = [table_unnamed(alt, line) for line in book.since(mark)]
+        for key, value in mine.items():
+            assert other[key] == value, f"{key} tells {reader.seat} {secret}"
+        assert other_logs == mine_logs, f"the logs tell {reader.seat} {secret}"
