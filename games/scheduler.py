@@ -76,6 +76,33 @@ def job_schedule(name: str, *args: Any, delay: float = 0.0) -> None:
         raise ValueError(f"Unknown TASK_RUNNER {runner!r}")
 
 
+#: The thread runner's job that runs a deferred call (:func:`call_defer`).
+CALL_JOB = "games.scheduler.call"
+
+
+def call_defer(fn: Callable[[], Any], delay: float) -> bool:
+    """Run ``fn()`` in ``delay`` seconds on this process's scheduler thread,
+    leaving the thread to other jobs meanwhile (the thread runner only).
+
+    For a job that must finish at a set time, not as soon as it can (a strong
+    bot's move waits out its think time: ``games.services.bots``). ``fn``
+    stays in this process's memory, never in a broker. Returns False where
+    it cannot be done so (Celery: the call cannot travel to another worker;
+    inline; no delay), and the caller then waits itself.
+    """
+    if settings.TASK_RUNNER != "thread" or delay <= 0:
+        return False
+    _background().add(CALL_JOB, (fn,), delay)
+    return True
+
+
+def _call(fn: Callable[[], Any]) -> Any:
+    return fn()
+
+
+JOBS[CALL_JOB] = _call
+
+
 def job_repeat(name: str, *, every: float) -> None:
     """Thread runner only: run job ``name`` soon, then every ``every`` seconds
     (what Celery beat does on the full stack)."""

@@ -14,8 +14,9 @@ is computed without holding the table lock (a strong bot can think for a
 while); the move is then applied under the lock only if the table is still at
 the seq the choice was made for and the seat is still the server's to play.
 A strong bot's move waits until ``BOT_THINK_TIME`` after its job began,
-however soon it chose (:func:`bot_think_wait`): its timing must not tell its
-hand.
+however soon it chose (:func:`bot_think_left`): its timing must not tell its
+hand. On the scheduler thread the wait is a deferred call, so other tables'
+jobs run meanwhile; a Celery worker sleeps.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from django.db import transaction
 import rules
 from accounts.services import bot_account_get
 from config.logs import traceback_without_values
+from games import scheduler
 from games.errors import NotFound
 from games.history_cache import history_known, history_redacted
 from games.models import Table, TableStatus
@@ -89,16 +91,14 @@ def bot_turn_choose(
     return bots.RandomPolicy().choose(inp, bot_rng(table, seat))
 
 
-def bot_think_wait(level: str, started: float) -> None:
-    """Wait out the rest of a ``level`` bot's think time since ``started``
-    (``time.monotonic``), so when its move lands says nothing of how long
-    the choice took: a strong bot answers a forced move at once and searches
-    the others, and the difference would show watchers its hand
-    (``followups.THINKING_LEVELS``; docs/security.md, "Bots' timing").
+def bot_think_left(level: str, started: float) -> float:
+    """Seconds left of a ``level`` bot's think time since ``started``
+    (``time.monotonic``): its move waits them out, so when it lands says
+    nothing of how long the choice took. A strong bot answers a forced move
+    at once and searches the others, and the difference would show watchers
+    its hand (``followups.THINKING_LEVELS``; docs/security.md, "Bots' timing").
     """
-    left = started + bot_think_time(level) - time.monotonic()
-    if left > 0:
-        time.sleep(left)
+    return max(started + bot_think_time(level) - time.monotonic(), 0.0)
 
 
 def bot_turn_play(*, table_id: int, seq: int) -> int | None:
@@ -132,22 +132,43 @@ def bot_turn_play(*, table_id: int, seq: int) -> int | None:
         game, table_id, table.seed_sha256, seq, bot.index, read=(after, events)
     )
     action = bot_turn_choose(game, state, history, table, bot.index, level, redacted)
-    bot_think_wait(level, started)
+    left = bot_think_left(level, started)
+    if left > 0:
+
+        def later() -> None:  # its repr names no card: a failure's log shows it
+            bot_move_apply(
+                table_id=table_id, seq=seq, seat=bot.index, level=level, action=action
+            )
+
+        if scheduler.call_defer(later, left):
+            return None  # the scheduler thread plays it, free meanwhile
+        time.sleep(left)  # a Celery worker's slot waits
+    return bot_move_apply(
+        table_id=table_id, seq=seq, seat=bot.index, level=level, action=action
+    )
+
+
+def bot_move_apply(
+    *, table_id: int, seq: int, seat: int, level: str, action: dict[str, Any]
+) -> int | None:
+    """Play the ``level`` bot's ``action`` for ``seat`` if the table is still
+    at ``seq`` and the seat still the server's to play; the new seq, or None.
+    Lock: the table row."""
     with transaction.atomic():
         table, seats, _ = table_lock_seats(table_id)
         if table.status != TableStatus.PLAYING or table.seq != seq:
             return None
-        seat = next((s for s in seats if s.index == bot.index), None)
-        if seat is None or seat_bot_level(seat) != level:
+        held = next((s for s in seats if s.index == seat), None)
+        if held is None or seat_bot_level(held) != level:
             return None
         # A bot's seat is played by its own account; an away person's by the
         # house bot standing in (the events say who chose the move).
-        actor = seat.user_id if seat.bot_level else bot_account_get(level=level).pk
+        actor = held.user_id if held.bot_level else bot_account_get(level=level).pk
         try:
             result = move_apply(
                 table=table,
                 seats=seats,
-                seat=seat.index,
+                seat=seat,
                 actor_id=actor,
                 action=action,
                 last=True,  # the block ends with the move

@@ -45,6 +45,41 @@ def test_the_thread_runner_runs_jobs_later_in_its_own_thread_by_due_time(
     assert recorded[1][2] - began >= 0.3
 
 
+def test_a_deferred_call_leaves_the_thread_to_other_jobs_meanwhile(
+    settings: Any, recorded: list[tuple[str, Any, float]]
+) -> None:
+    """A strong bot's move waits out its think time as a deferred call, not
+    asleep in the one scheduler thread every table's bots share."""
+    settings.TASK_RUNNER = "thread"
+    began = time.monotonic()
+
+    def deferring(value: Any) -> None:
+        assert scheduler.call_defer(
+            lambda: recorded.append(("deferred", value, time.monotonic())), 0.4
+        )
+
+    scheduler.JOBS["test.defer"] = deferring
+    try:
+        scheduler.job_schedule("test.defer", "move")
+        scheduler.job_schedule("test.record", "other table", delay=0.1)
+        deadline = time.monotonic() + 5
+        while len(recorded) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+    finally:
+        del scheduler.JOBS["test.defer"]
+    assert [(who, value) for who, value, _ in recorded] == [
+        ("cardroom-scheduler", "other table"),
+        ("deferred", "move"),
+    ]
+    assert recorded[1][2] - began >= 0.4
+
+
+@pytest.mark.parametrize("runner", ["celery", "inline"])
+def test_other_runners_cannot_defer_a_call(settings: Any, runner: str) -> None:
+    settings.TASK_RUNNER = runner
+    assert not scheduler.call_defer(lambda: None, 0.4)
+
+
 def test_the_inline_runner_runs_nested_jobs_after_their_parent_not_inside_it(
     settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -270,3 +270,30 @@ def test_a_bot_turn_is_scheduled_so_its_move_comes_after_the_delay(
             )
 
     assert scheduled == [("games.tasks.bot_turn_play", countdown)]
+
+
+def test_on_the_scheduler_thread_the_wait_is_a_deferred_call(
+    monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    """The embedded default's one scheduler thread serves every table: a
+    strong bot's wait is handed back to it as a deferred call, not slept."""
+    from games import scheduler
+    from games.services import bots as bot_service
+
+    settings.BOT_THINK_TIME = 3.0
+    clock = _FakeClock()
+    monkeypatch.setattr(bot_service, "time", clock)
+    deferred: list[tuple[Callable[[], Any], float]] = []
+    monkeypatch.setattr(
+        scheduler, "call_defer", lambda fn, delay: deferred.append((fn, delay)) or True
+    )
+    table = table_started(
+        seating=["strong", "strong"], creator=UserFactory(), options={"target": 1}
+    )
+
+    assert bot_turn_play(table_id=table.pk, seq=table.seq) is None
+    assert Table.objects.get(pk=table.pk).seq == table.seq  # not yet
+    ((later, delay),) = deferred
+    assert delay == 3.0  # the fake clock did not move while it chose
+    later()
+    assert Table.objects.get(pk=table.pk).seq > table.seq
