@@ -102,7 +102,12 @@ def bot_turn_play(table_id: int, seq: int, attempt: int = 0) -> int | None:
     ``attempt`` counts the quick retries after a passing database failure.
     """
     return turn_retried_soon(
-        bot_turn_play.name, bot_turn_play_service, table_id, seq, attempt
+        bot_turn_play.name,
+        # On the scheduler thread a strong bot's think time is a deferred call.
+        functools.partial(bot_turn_play_service, defer=True),
+        table_id,
+        seq,
+        attempt,
     )
 
 

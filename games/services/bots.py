@@ -101,13 +101,18 @@ def bot_think_left(level: str, started: float) -> float:
     return max(started + bot_think_time(level) - time.monotonic(), 0.0)
 
 
-def bot_turn_play(*, table_id: int, seq: int) -> int | None:
+def bot_turn_play(*, table_id: int, seq: int, defer: bool = False) -> int | None:
     """Play one bot move at table ``table_id`` as it stands at ``seq``.
 
     Returns the new seq, or None when there is nothing to do (the table moved
     on, is not in play, or no seat the server plays may act). Lock: none
     while choosing; the table row while applying (the move is dropped if the
     seq changed or the seat's person came back meanwhile).
+
+    A strong bot's move waits out the rest of its think time first. ``defer``
+    (the scheduled job): on the scheduler thread, hand the wait back to it as
+    a deferred call and return None, the move still to come; otherwise (a
+    Celery worker, a direct caller) sleep, then play.
     """
     after = history_known(table_id)
     try:
@@ -140,7 +145,7 @@ def bot_turn_play(*, table_id: int, seq: int) -> int | None:
                 table_id=table_id, seq=seq, seat=bot.index, level=level, action=action
             )
 
-        if scheduler.call_defer(later, left):
+        if defer and scheduler.call_defer(later, left):
             return None  # the scheduler thread plays it, free meanwhile
         time.sleep(left)  # a Celery worker's slot waits
     return bot_move_apply(

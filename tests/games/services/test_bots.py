@@ -291,9 +291,15 @@ def test_on_the_scheduler_thread_the_wait_is_a_deferred_call(
         seating=["strong", "strong"], creator=UserFactory(), options={"target": 1}
     )
 
-    assert bot_turn_play(table_id=table.pk, seq=table.seq) is None
+    assert bot_turn_play(table_id=table.pk, seq=table.seq, defer=True) is None
     assert Table.objects.get(pk=table.pk).seq == table.seq  # not yet
     ((later, delay),) = deferred
     assert delay == 3.0  # the fake clock did not move while it chose
     later()
     assert Table.objects.get(pk=table.pk).seq > table.seq
+    # A direct caller (a benchmark, a command) is answered with the move.
+    clock.now = 2000.0
+    deferred.clear()
+    table.refresh_from_db()
+    assert bot_turn_play(table_id=table.pk, seq=table.seq) is not None
+    assert deferred == [] and clock.now == 2003.0
