@@ -144,11 +144,13 @@ function grids(ctx) {
     // The header and the foot are as wide as the grid, never wider: a long
     // name is cut (seatLabel), so every grid starts at the same height.
     // The seat's own grid (green) says "You": on a phone "name (you)" left
-    // no room for the name.
+    // no room for the name. On a phone the points go on a second line of
+    // every header (the stylesheet), leaving the grid's whole width to the
+    // name: beside them "random bot 2" was cut to "random …".
     el("div", { class: "grid-name" },
       seat === ctx.seat ? el("span", { class: "seat-label", title: ctx.names(seat) }, el("span", { class: "seat-name" }, "You"))
         : seatLabel(ctx.names(seat)),
-      el("span", { class: "muted" }, ` · ${v.scores[seat]} pts`)),
+      el("span", { class: "muted grid-score" }, el("span", { class: "wide-only" }, " · "), `${v.scores[seat]} pts`)),
     el("div", { class: "grid-cells" }, cells),
     // A phone's grid is narrow: the foot says it shortly, leaving room for the name.
     el("div", { class: "grid-foot muted" }, el("span", { class: "wide-only" }, "column 4 shared with "),
