@@ -68,14 +68,19 @@ def check_headers(page: Any, name: str, where: str) -> None:
     problems = [
         h
         for h in headers
-        if h["lines"] > h["allowed"] or h["pastSeat"] or h["pastOwnBox"] or h["overflowing"]
+        if h["lines"] > h["allowed"]
+        or h["pastSeat"]
+        or h["pastOwnBox"]
+        or h["overflowing"]
     ]
     assert not problems, f"{where}: headers wrap or overflow: {problems}"
     names = [n for h in headers for n in h["names"]]
     # The whole name, cut or not, is in the title and in the text; a cut one
     # still shows its first letters.
     assert all(n["title"] == n["text"] or n["text"] == "You" for n in names), names
-    assert all(n["inside"] and n["shown"] >= 24 and n["lines"] == 1 for n in names), names
+    assert all(n["inside"] and n["shown"] >= 24 and n["lines"] == 1 for n in names), (
+        names
+    )
     mine = [n for n in names if n["text"].startswith(name)]
     assert mine, f"{where}: {name} is in no seat header"
     if page.locator(".me").count():
@@ -122,7 +127,9 @@ def test_long_names_stay_on_one_line_at_390px(
 
 
 @pytest.mark.timeout(240)
-def test_allegra_bot_names_are_whole_at_390px(player: Any, screenshot_dir: Path) -> None:
+def test_allegra_bot_names_are_whole_at_390px(
+    player: Any, screenshot_dir: Path
+) -> None:
     """A grid on a phone is about 150 px wide: with the points beside it,
     "random bot 2" was cut to "random …" in every header. The points now sit
     under the name, so a short name shows whole, and the grids start level."""
