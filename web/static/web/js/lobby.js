@@ -1,6 +1,7 @@
 // The lobby: the create-table form built from the game catalogue, one-click
 // games against bots, and the lists of open, running and finished tables.
 import { api, currentUser, el, games, showError, timeAgo } from "./api.js";
+import { forgetPendingCreate, openTable } from "./open-table.js";
 
 const errorBox = document.getElementById("lobby-error");
 const form = document.getElementById("create-form");
@@ -175,49 +176,6 @@ function fillOptions() {
   optionsBox.replaceChildren(...Object.entries(game.options).map(([n, s]) => optionInput(n, s, players)));
 }
 
-// The create request's id (docs/api.md, "request_id"). The same settings sent
-// again (a retry after an error or a lost answer) reuse it, so the server
-// answers with the table the first attempt opened instead of a second one.
-let pendingCreate = null;
-
-function newRequestId() {
-  if (window.crypto.randomUUID) return window.crypto.randomUUID();
-  // randomUUID needs a secure context; a server reached over plain http on a
-  // local network is not one.
-  const bytes = window.crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-function requestIdFor(body) {
-  const key = JSON.stringify(body);
-  if (!pendingCreate || pendingCreate.key !== key) pendingCreate = { key, id: newRequestId() };
-  return pendingCreate.id;
-}
-
-async function tableOpen({ game, players, options, rated, timeControl, fill, level }) {
-  const body = { game, players, options, rated };
-  if (timeControl) body.time_control = timeControl;
-  body.request_id = requestIdFor(body);
-  const table = await api("/api/tables/", { method: "POST", body });
-  if (fill === "bots" && table.status === "lobby") {
-    // Every empty seat in one request, under the table's lock: someone who
-    // joins the open table meanwhile keeps the seat they got and plays, or is
-    // told it is full; a bot per seat in turn would have failed on the seat
-    // they took and left the table unstarted.
-    for (let attempt = 1; ; attempt += 1) {
-      await api(`/api/tables/${table.id}/bots/`, { method: "POST", body: { fill: true, level } });
-      try {
-        await api(`/api/tables/${table.id}/start/`, { method: "POST" });
-        break;
-      } catch (err) {
-        // Someone who had joined left before the deal: fill their seat too.
-        if (err.code !== "seats_empty" || attempt >= 3) throw err;
-      }
-    }
-  }
-  window.location.assign(`/tables/${table.id}/`);
-}
-
 // Every button that opens a table is off while one is being opened: a double
 // click, or a second button, sends nothing more.
 const createButtons = [form.querySelector("button[type=submit]"), ...document.querySelectorAll(".quick-btn")];
@@ -230,7 +188,7 @@ async function createOnce(settings) {
   creating = true;
   for (const button of createButtons) button.disabled = true;
   try {
-    await tableOpen(settings());
+    await openTable(settings());
   } catch (err) {
     showError(errorBox, err.message);
     creating = false;
@@ -260,7 +218,7 @@ form.addEventListener("submit", (event) => {
 window.addEventListener("pageshow", (event) => {
   if (!event.persisted) return;
   creating = false;
-  pendingCreate = null;
+  forgetPendingCreate();
   for (const button of createButtons) button.disabled = false;
 });
 

@@ -2,7 +2,8 @@
 // renderer (js/games/<game>.js) and draws the parts every game shares — turn
 // bar and timer, seats with presence, refusals, the log in words, the lobby
 // controls, the end-of-deal summary and the final result.
-import { currentUser, el, games } from "./api.js";
+import { currentUser, el, games, showError } from "./api.js";
+import { openTable } from "./open-table.js";
 import { spokenCards } from "./cards.js";
 import { TableClient } from "./table-client.js";
 import { seatLabel } from "./games/common.js";
@@ -302,9 +303,51 @@ function renderSummary(ctx) {
 const resultDialog = document.getElementById("result");
 resultDialog.addEventListener("close", () => board.focus());
 
+// "Play again": a match against bots ends with the offer of the same match
+// again (same game, players, options, bot level, rated and clock), opened,
+// filled and started like the lobby's, so a player need not go back and fill
+// the form in again. Only for a seat whose opponents were all bots: people
+// at a table would not know of a new one.
+const againButtons = [...document.querySelectorAll(".play-again")];
+const againError = document.getElementById("again-error");
+let againBusy = false;
+
+function againSettings(ctx) {
+  const t = ctx.table;
+  if (ctx.seat === null || ctx.seat === undefined || !t.seats) return null;
+  const others = t.seats.filter((s) => s.seat !== ctx.seat);
+  if (!others.length || !others.every((s) => s.is_bot)) return null;
+  return {
+    game: t.game, players: t.players, options: t.options || {}, rated: Boolean(t.rated),
+    timeControl: t.time_control || null, fill: "bots", level: others[0].bot_level,
+  };
+}
+
+async function playAgain() {
+  const settings = againSettings(context());
+  if (!settings || againBusy) return;
+  againBusy = true;
+  for (const button of againButtons) button.disabled = true;
+  showError(againError, "");
+  try {
+    await openTable(settings);
+  } catch (err) {
+    // The dialog may be closed: the message goes where the player looks.
+    const message = `Could not open a new table: ${err.message}`;
+    if (resultDialog.open) showError(againError, message);
+    else showRefusal(message);
+    againBusy = false;
+    for (const button of againButtons) button.disabled = false;
+  }
+}
+
+for (const button of againButtons) button.addEventListener("click", playAgain);
+
 function renderResult(ctx) {
   const finished = ctx.table.status === "finished" || (ctx.view && ctx.view.outcome);
   document.getElementById("replay-link").hidden = !finished;
+  const again = finished && againSettings(ctx);
+  for (const button of againButtons) button.hidden = !again;
   if (!finished || !ctx.view || resultShown) return;
   resultShown = true;
   document.getElementById("result-body").replaceChildren(renderer.result(ctx));
