@@ -321,3 +321,36 @@ def test_allegra_knock_exchange_says_who_exchanges_with_whom(player: Any) -> Non
         "Knocked: ada. You exchange with ada.",
         "Knocked: ada. cy exchanges with ada.",
     ]
+
+
+@pytest.mark.timeout(60)
+def test_three_winners_are_listed_as_a_sentence(player: Any) -> None:
+    """A four-player Alager often ends with three seats tied: the dialog and
+    the turn bar read "random bot 2 and random bot 3 and random bot 4 share
+    the win". Three or more names are "a, b and c"."""
+    page = player().page
+    page.goto("/")
+
+    shown = page.evaluate(
+        """async () => {
+          const { default: alager } = await import('/static/web/js/games/alager.js');
+          const { default: allegra } = await import('/static/web/js/games/allegra.js');
+          const names = (seat) => ['ada', 'bo', 'cy', 'di'][seat];
+          const outcome = { scores: [0, 0, 0, 1], places: [1, 1, 1, 4], winners: [0, 1, 2] };
+          const view = {
+            players: 4, deal: 2, current: 1, phase: 'normal', penalties: [1, 1, 1, 0],
+            options: { end_mode: 'first_to_limit', penalty_limit: 1 }, outcome,
+          };
+          const ctx = { view, names, seat: 3, legal: [] };
+          return {
+            alager: alager.describe({ type: 'alager.match_ended', payload: { outcome } }, ctx),
+            limit: alager.outcomeLine(ctx),
+            allegra: allegra.describe(
+              { type: 'allegra.match_ended', payload: { outcome } }, { ...ctx, view: {} }),
+          };
+        }"""
+    )
+
+    assert shown["alager"] == "Match over. ada, bo and cy share the win."
+    assert "ada, bo and cy reached 1 penalty point" in shown["limit"]
+    assert shown["allegra"] == "Match over: ada, bo and cy win."

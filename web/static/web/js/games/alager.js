@@ -4,7 +4,7 @@
 import { el, plural } from "../api.js";
 import { cardBack, cardName, cardText } from "../cards.js";
 import {
-  actionButton, cardButton, faceDownRow, legalOf, nameWithTags, placesText, resultTable, scoreTable,
+  actionButton, cardButton, faceDownRow, legalOf, listNames, nameWithTags, placesText, resultTable, scoreTable,
   waitingFor,
 } from "./common.js";
 
@@ -157,7 +157,7 @@ function endReason(ctx) {
   const reached = v.penalties.map((points, seat) => ({ points, seat }))
     .filter(({ points }) => points >= o.penalty_limit).map(({ seat }) => ctx.names(seat));
   if (!reached.length) return "";
-  const who = reached.join(" and ");
+  const who = listNames(reached);
   return `${who} reached ${plural(o.penalty_limit, "penalty point")}${o.end_mode === "elimination" ? " and went out" : ""}.`;
 }
 

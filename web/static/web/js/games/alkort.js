@@ -4,7 +4,7 @@
 import { el } from "../api.js";
 import { cardName, cardText } from "../cards.js";
 import {
-  actionButton, cardButton, faceDownRow, legalOf, nameWithTags, resultTable, scoreTable, seatLabel, waitingFor,
+  actionButton, cardButton, faceDownRow, legalOf, listNames, nameWithTags, resultTable, scoreTable, seatLabel, waitingFor,
 } from "./common.js";
 
 const KINDS = { muk: "muk (the first five tricks)", stroke: "a stroke", simple: "a simple win" };
@@ -197,7 +197,7 @@ function outcomeLine(ctx) {
 function winnersLine(ctx, outcome) {
   const v = ctx.view;
   const names = outcome.winners.map((s) => ctx.names(s));
-  if (!v || v.players !== 4 || outcome.winners.length !== 2) return `${names.join(" and ")} ${names.length > 1 ? "win" : "wins"}.`;
+  if (!v || v.players !== 4 || outcome.winners.length !== 2) return `${listNames(names)} ${names.length > 1 ? "win" : "wins"}.`;
   const side = sideOf(v, outcome.winners[0]);
   const name = side === 0 ? "North–South" : "East–West";
   return `${name} win: ${names.join(" & ")} (partners).`;

@@ -5,7 +5,7 @@
 // knock window and the knock exchange step by step.
 import { el } from "../api.js";
 import { cardBack, cardHole, numberCard } from "../cards.js";
-import { actionButton, legalOf, resultTable, scoreTable, seatLabel, waitingFor } from "./common.js";
+import { actionButton, legalOf, listNames, resultTable, scoreTable, seatLabel, waitingFor } from "./common.js";
 
 let mode = "swap"; // what a cell press does with a drawn card: "swap" or "flip"
 
@@ -301,7 +301,7 @@ function describe(event, ctx) {
     case "allegra.round_revealed": return "Every card is turned face up.";
     case "allegra.round_scored": return `Round ${p.round} scored: ${p.scores.map((s, seat) => `${ctx.names(seat)} ${s}`).join(", ")}.${p.doubled
       ? ` ${ctx.names(p.trigger)} ended the round without the lowest score: ${p.raw[p.trigger]} doubled to ${p.scores[p.trigger]}.` : ""}`;
-    case "allegra.match_ended": return `Match over: ${p.outcome.winners.map((s) => ctx.names(s)).join(" and ")} win${p.outcome.winners.length > 1 ? "" : "s"}.`;
+    case "allegra.match_ended": return `Match over: ${listNames(p.outcome.winners.map((s) => ctx.names(s)))} win${p.outcome.winners.length > 1 ? "" : "s"}.`;
     default: return null;
   }
 }
@@ -328,7 +328,7 @@ function summary(ctx) {
 
 function outcomeLine(ctx) {
   const o = ctx.view.outcome;
-  return `${o.winners.map((s) => ctx.names(s)).join(" and ")} win${o.winners.length > 1 ? "" : "s"} with the lowest total.`;
+  return `${listNames(o.winners.map((s) => ctx.names(s)))} win${o.winners.length > 1 ? "" : "s"} with the lowest total.`;
 }
 
 function result(ctx) {

@@ -108,11 +108,18 @@ export function scoreTable(headers, rows) {
       i === 0 ? el("th", { scope: "row" }, cell) : el("td", {}, cell)))))));
 }
 
+// Names as a sentence says them: "ada", "ada and bo", "ada, bo and cy"
+// (three winners read "ada and bo and cy" before).
+export function listNames(names) {
+  if (names.length < 3) return names.join(" and ");
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
 export function placesText(ctx, outcome, unit) {
   if (!outcome) return "";
   const winners = outcome.winners.map((seat) => ctx.names(seat));
   const verb = winners.length > 1 ? "share the win" : "wins";
-  return `${winners.join(" and ")} ${verb}${unit ? ` (${unit})` : ""}.`;
+  return `${listNames(winners)} ${verb}${unit ? ` (${unit})` : ""}.`;
 }
 
 export function resultTable(ctx, scoreLabel) {
