@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.flows import MOVES, create_table, move_done, seq, sign_up
+from tests.e2e.flows import MOVES, create_table, move_done, seq, sign_up, wait_turn
 
 
 def _open_table(
@@ -206,3 +206,26 @@ def test_allegra_knock_exchange_step_by_step(player: Any) -> None:
         in bo.page.locator("#log li").all_text_contents()
     )
     assert f"{bo.username} answered." in log
+
+
+@pytest.mark.timeout(120)
+def test_alkort_info_box_has_no_blank_lines(player: Any) -> None:
+    """The box under the Alkort felt (stock exchange, partner reveal) showed a
+    blank line above and below its text: the paragraphs' own margins."""
+    person = player(390, 844)
+    page = person.page
+    sign_up(person)
+    create_table(page, "alkort", 4)
+    assert wait_turn(page) == "turn"
+    gaps = page.evaluate(
+        """() => {
+          const box = document.querySelector('#board .info');
+          if (!box) return null;
+          const b = box.getBoundingClientRect();
+          const first = box.firstElementChild.getBoundingClientRect();
+          const last = box.lastElementChild.getBoundingClientRect();
+          return [first.top - b.top, b.bottom - last.bottom];
+        }"""
+    )
+    assert gaps is not None, "no info box on the first turn of a 4-player deal"
+    assert all(gap <= 14 for gap in gaps), f"blank space in the info box: {gaps}"
