@@ -354,3 +354,27 @@ def test_three_winners_are_listed_as_a_sentence(player: Any) -> None:
     assert shown["alager"] == "Match over. ada, bo and cy share the win."
     assert "ada, bo and cy reached 1 penalty point" in shown["limit"]
     assert shown["allegra"] == "Match over: ada, bo and cy win."
+
+
+@pytest.mark.timeout(60)
+def test_a_figure_stays_on_one_line_beside_a_long_label_at_390px(
+    player: Any,
+) -> None:
+    """A profile's "Share of Konec with the lowest hand" pushed its "100%"
+    onto two lines ("100" above "%") on a phone."""
+    page = player(390, 844).page
+    page.goto("/")
+    lines = page.evaluate(
+        """() => {
+          const panel = document.createElement('section');
+          panel.className = 'panel';
+          panel.innerHTML = '<dl class="figures"><div><dt>Share of Konec with the '
+            + 'lowest hand</dt><dd>100%</dd></div></dl>';
+          document.querySelector('main').prepend(panel);
+          // The lines its text takes (the box itself stretches to the label's).
+          const range = document.createRange();
+          range.selectNodeContents(panel.querySelector('dd'));
+          return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+        }"""
+    )
+    assert lines == 1, f"the figure takes {lines} lines"
