@@ -378,3 +378,27 @@ def test_a_figure_stays_on_one_line_beside_a_long_label_at_390px(
         }"""
     )
     assert lines == 1, f"the figure takes {lines} lines"
+
+
+@pytest.mark.timeout(60)
+def test_bar_chart_labels_are_not_cut_on_a_phone(player: Any) -> None:
+    """Alager's statistics at 390 px showed "onec with the lowest hand": the
+    label column was 150 units whatever the labels, and a long one ran past
+    the chart's left edge."""
+    page = player(390, 844).page
+    page.goto("/")
+    starts = page.evaluate(
+        """async () => {
+          const { barChart } = await import('/static/web/js/chart.js');
+          const chart = barChart([
+            { label: 'Deals', value: 14 },
+            { label: 'Konec with the lowest hand', value: 8 },
+          ], { title: 'totals', width: 420 });
+          const panel = document.createElement('section');
+          panel.className = 'panel';
+          panel.append(chart);
+          document.querySelector('main').prepend(panel);
+          return [...chart.querySelectorAll('text')].map((t) => t.getBBox().x);
+        }"""
+    )
+    assert min(starts) >= 0, f"a label starts left of the chart: {starts}"

@@ -64,7 +64,10 @@ export function barChart(bars, { title = "chart", width = 640, barHeight = 22 } 
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img", "aria-label": title });
   root.append(svg("title", {}, title));
   const max = Math.max(1, ...bars.map((b) => b.value));
-  const left = 150;
+  // The labels' column fits the longest label (11px text, about 6.4 units a
+  // character): a fixed 150 cut "Konec with the lowest hand" at its start.
+  const longest = Math.max(0, ...bars.map((b) => String(b.label).length));
+  const left = Math.min(Math.round(width * 0.55), Math.max(150, Math.ceil(longest * 6.4) + 14));
   bars.forEach((bar, i) => {
     const yPos = 6 + i * (barHeight + 6);
     root.append(svg("text", { x: left - 8, y: yPos + barHeight * 0.7, "text-anchor": "end" }, bar.label));
