@@ -402,3 +402,28 @@ def test_bar_chart_labels_are_not_cut_on_a_phone(player: Any) -> None:
         }"""
     )
     assert min(starts) >= 0, f"a label starts left of the chart: {starts}"
+
+
+@pytest.mark.timeout(60)
+def test_two_player_alkort_result_says_points_not_sides(player: Any) -> None:
+    """The two-player Alkort match-over table headed its column "Side's
+    points", though two players are no sides; four players keep it."""
+    page = player().page
+    page.goto("/")
+    heads = page.evaluate(
+        """async () => {
+          const { default: alkort } = await import('/static/web/js/games/alkort.js');
+          const names = (seat) => ['ada', 'bo', 'cy', 'di'][seat];
+          const head = (players) => {
+            const seats = [...Array(players).keys()];
+            const outcome = { scores: seats.map((s) => (s % 2 ? 2 : 10)),
+                              places: seats.map((s) => (s % 2 ? 3 : 1)), winners: [0] };
+            const node = alkort.result({ view: { players, outcome, sides: [[0, 2], [1, 3]] },
+                                         names, seat: 0 });
+            return [...node.querySelectorAll('thead th')].map((th) => th.textContent);
+          };
+          return { two: head(2), four: head(4) };
+        }"""
+    )
+    assert heads["two"] == ["Place", "Player", "Points"]
+    assert heads["four"] == ["Place", "Player", "Side's points"]

@@ -204,7 +204,8 @@ function winnersLine(ctx, outcome) {
 }
 
 function result(ctx) {
-  const node = resultTable(ctx, "Side's points");
+  // Two players are no sides: their column is just the points.
+  const node = resultTable(ctx, ctx.view.players === 4 ? "Side's points" : "Points");
   node.querySelector(".result-line").textContent = winnersLine(ctx, ctx.view.outcome);
   return node;
 }
