@@ -18,7 +18,7 @@ SHORT = {
 }
 RESULT_LINES = {
     "alager": "Penalty points",
-    "alkort": "Side's points",
+    "alkort": "Points",  # two players: no sides
     "allegra": "Points",
 }
 
