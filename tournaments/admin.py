@@ -50,6 +50,31 @@ from tournaments.services.standings import standings_rows
 OPEN_FOR_ENTRIES = (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION)
 
 
+class EntryForm(forms.ModelForm):  # type: ignore[type-arg]
+    """One *Entries* row. Its player choices are the active people, plus the
+    row's own player.
+
+    An account deactivated mid-event (``is_active`` off) is no longer
+    offered to new rows, but its own row must still show it: without it the
+    select rendered blank, and every save of the page was refused ("This
+    field is required.") so that nobody, not even that player, could be
+    withdrawn.
+    """
+
+    class Meta:
+        model = Entry
+        fields = ["player", "team", "withdrawn"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields.get("player")
+        own = self.instance.player_id if self.instance.pk is not None else None
+        if isinstance(field, forms.ModelChoiceField) and own is not None:
+            field.queryset = User.objects.filter(
+                Q(is_bot=False, is_active=True) | Q(pk=own)
+            ).order_by("username")
+
+
 class EntryFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
     """Entries change freely until the first round; after it, only withdrawals;
     once the tournament has finished, nothing.
@@ -154,6 +179,14 @@ class EntryFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
             registering.append((form, team, active))
         for form, raw_team, active in registering:
             player = form.cleaned_data["player"]
+            if active and not player.is_active:
+                # Kept on their own row (EntryForm), but not entered again.
+                form.add_error(
+                    "player",
+                    f"{player}'s account is deactivated: they cannot play, so "
+                    "they cannot be entered.",
+                )
+                continue
             if players[player.pk] > 1:
                 form.add_error(
                     "player",
@@ -197,6 +230,7 @@ class EntryFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
 
 class EntryInline(admin.TabularInline):
     model = Entry
+    form = EntryForm
     formset = EntryFormSet
     extra = 0
     fields = ("player", "team", "seed_rating", "number", "withdrawn")

@@ -567,6 +567,69 @@ def test_withdrawing_a_player_in_play_hands_their_seat_to_a_bot(
     assert standing.played == 1 and standing.entry.withdrawn
 
 
+def test_a_deactivated_players_entry_can_still_be_withdrawn(
+    staff: Client, organiser: User, on_commit: Callable[[], AbstractContextManager[Any]]
+) -> None:
+    """A player whose account was deactivated mid-event stays on the page as
+    themselves: the row is not blanked (which refused every save of the
+    page, 'This field is required.'), and withdrawing them hands their seat
+    in play to a bot as for anyone."""
+    tournament = alkort_duel(entries=2, rounds=2)
+    services.round_seat(tournament_id=tournament.pk)
+    services.round_start(tournament_id=tournament.pk, user=organiser)
+    (table,) = round_tables(Round.objects.get())
+    url = f"{CHANGELIST}{tournament.pk}/change/"
+    gone = tournament.entries.order_by("number", "id").first()
+    assert gone is not None
+    gone.player.is_active = False
+    gone.player.save(update_fields=["is_active"])
+    page = staff.get(url)
+    row = page.context["inline_admin_formsets"][0].formset.forms[0]
+    assert row.instance == gone
+    assert f'<option value="{gone.player.pk}" selected>' in str(row["player"])
+    data = change_form_data(staff, url)
+    assert int(data["entries-0-id"]) == gone.pk
+    data["entries-0-withdrawn"] = "on"
+    with on_commit():
+        response = staff.post(url, data)
+    assert response.status_code == 302, response.context and response.context["errors"]
+    gone.refresh_from_db()
+    assert gone.withdrawn and gone.player_id is not None
+    assert table.seats.get(replaced_user=gone.player).bot_level == "basic"
+
+
+def test_a_deactivated_account_cannot_be_entered(staff: Client) -> None:
+    tournament = alkort_duel(entries=2)
+    idle = UserFactory(is_active=False)
+    url = f"{CHANGELIST}{tournament.pk}/change/"
+    data = change_form_data(staff, url)
+    data["entries-TOTAL_FORMS"] = 3
+    data["entries-2-tournament"] = tournament.pk
+    data["entries-2-player"] = idle.pk
+    response = staff.post(url, data)
+    assert response.status_code == 200
+    assert not Entry.objects.filter(player=idle).exists()
+    # Nor brought back: a withdrawn entry whose account was deactivated since.
+    gone = tournament.entries.order_by("id").first()
+    assert gone is not None
+    services.entry_withdraw(tournament_id=tournament.pk, user=gone.player)
+    gone.player.is_active = False
+    gone.player.save(update_fields=["is_active"])
+    data = change_form_data(staff, url)
+    assert data["entries-0-withdrawn"] is True
+    del data["entries-0-withdrawn"]
+    response = staff.post(url, data)
+    assert response.status_code == 200
+    assert response.context["inline_admin_formsets"][0].formset.forms[0].errors == {
+        "player": [
+            f"{gone.player}'s account is deactivated: they cannot play, so they "
+            "cannot be entered."
+        ]
+    }
+    gone.refresh_from_db()
+    assert gone.withdrawn
+
+
 def test_a_finished_tournaments_entries_do_not_change(staff: Client) -> None:
     """The standings of a finished event are its record: nobody can be marked
     withdrawn (or brought back) after the last round."""
