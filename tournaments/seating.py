@@ -149,6 +149,10 @@ def swiss_plan(
         playing = [u for u in playing if u not in byes]
     groups = _initial_groups(playing, per_table, first_round)
     groups = _improve(groups, history)
+    if _repeats(groups, history):
+        fewer = _fewest_repeats(groups, history)
+        if fewer is not None:
+            groups = _improve(fewer, history)
     tables = tuple(
         _seat_table(group, layout, history, number)
         for number, group in enumerate(groups)
@@ -232,6 +236,92 @@ def _improve(
         if not improved:
             break
     return groups
+
+
+def _pair_repeats(a: Unit, b: Unit, history: History) -> int:
+    """How often the members of ``a`` and ``b`` have met."""
+    return sum(history.met[frozenset((x, y))] for x in a.members for y in b.members)
+
+
+def _repeats(groups: Sequence[Sequence[Unit | None]], history: History) -> int:
+    """Meetings ``groups`` would repeat."""
+    return sum(
+        _pair_repeats(a, b, history)
+        for group in groups
+        for a, b in itertools.combinations([u for u in group if u is not None], 2)
+    )
+
+
+#: How much work ``_fewest_repeats`` does before keeping what it has: each
+#: table tried costs its pairs checked plus the units left to place. About a
+#: fifth of a second in CPython, so a seating page stays quick even when the
+#: repeats cannot be avoided (more rounds than opponents) and the search
+#: runs to the end of its budget.
+_SEARCH_BUDGET = 100_000
+
+
+def _fewest_repeats(
+    groups: list[list[Unit | None]], history: History
+) -> list[list[Unit | None]] | None:
+    """Tables with fewer repeated meetings than ``groups``, if a search finds any.
+
+    Swapping two units at a time (``_improve``) can get stuck: late in an
+    event every single swap may make a repeat while a wider rearrangement
+    avoids them all (eight players after four rounds of two-player tables).
+    This branch and bound fills the tables in ranking order, each with the
+    best-ranked unit left and the nearest-ranked ones that add the fewest
+    repeats, pruning any partial plan that already repeats as much as the
+    best so far, and stops at a plan without repeats or after
+    ``_SEARCH_BUDGET`` is spent. Each table keeps its size (bot places,
+    ``None``, stay where they are); ``None`` if nothing better was found.
+    """
+    best_cost = _repeats(groups, history)
+    units = [u for g in groups for u in g if u is not None]
+    rank = {id(u): i for i, u in enumerate(units)}
+    # Full tables are interchangeable; a table with bot places is filled first.
+    sizes = [sum(u is not None for u in g) for g in groups]
+    order = sorted(range(len(groups)), key=lambda t: (sizes[t] == max(sizes), t))
+    best: list[list[Unit]] | None = None
+    tried = 0
+
+    def fill(step: int, left: list[Unit], chosen: list[list[Unit]], cost: int) -> bool:
+        nonlocal best, best_cost, tried
+        if step == len(order):
+            best, best_cost = [list(t) for t in chosen], cost
+            return cost == 0
+        size = sizes[order[step]]
+        head: tuple[Unit, ...] = ()
+        pool = left[::-1]  # a table with bots: the lowest ranked first
+        if size == max(sizes) and left:
+            head, pool = (left[0],), left[1:]
+        for rest in itertools.combinations(pool, size - len(head)):
+            tried += size * (size - 1) // 2 + len(left)
+            if tried > _SEARCH_BUDGET:
+                return True
+            table = [*head, *rest]
+            added = sum(
+                _pair_repeats(a, b, history)
+                for a, b in itertools.combinations(table, 2)
+            )
+            if cost + added >= best_cost:
+                continue
+            remaining = [u for u in left if all(u is not t for t in table)]
+            chosen.append(table)
+            done = fill(step + 1, remaining, chosen, cost + added)
+            chosen.pop()
+            if done:
+                return True
+        return False
+
+    fill(0, sorted(units, key=lambda u: rank[id(u)]), [], 0)
+    if best is None:
+        return None
+    result: list[list[Unit | None]] = [list(g) for g in groups]
+    for step, table in enumerate(best):
+        group = result[order[step]]
+        members = iter(table)
+        result[order[step]] = [None if u is None else next(members) for u in group]
+    return result
 
 
 # --- seats inside one table --------------------------------------------------

@@ -7,6 +7,7 @@ order), so standings move as in a real event and every test is exact.
 from __future__ import annotations
 
 import itertools
+import random
 from collections import Counter
 from decimal import Decimal
 
@@ -106,6 +107,64 @@ def test_swiss_never_repeats_opponents_when_avoidable(
         plan = event.play_round()
         assert seated(plan) == event.entries
     assert max(meetings(event.plans).values()) == 1
+
+
+def test_swiss_avoids_a_repeat_that_no_single_swap_avoids() -> None:
+    """Eight players after four rounds (a real event's history): seating
+    neighbours and swapping two players at a time left 3 and 8 meeting again,
+    though 1-2, 3-4, 5-6, 7-8 meet nobody twice. A wider search finds it."""
+    met = [(1, 5), (1, 6), (1, 7), (1, 8), (2, 3), (2, 4), (2, 5), (2, 6)]
+    met += [(3, 5), (3, 7), (3, 8), (4, 6), (4, 7), (4, 8), (5, 8), (6, 7)]
+    history = History()
+    for pair in met:
+        history.met[frozenset(pair)] += 1
+    standings = [(2, "3"), (4, "2.5"), (6, "2.5"), (7, "2.5"), (1, "2")]
+    standings += [(5, "2"), (8, "1.5"), (3, "0")]
+    units = [Unit(key=e, members=(e,), points=Decimal(p)) for e, p in standings]
+    plan = swiss_plan(
+        units=units,
+        layout=TWO,
+        history=history,
+        fill_with_bots=False,
+        first_round=False,
+    )
+    assert sorted(e for t in plan.tables for e in t if e is not None) == list(
+        range(1, 9)
+    )
+    repeats = [t for t in plan.tables if history.met[frozenset(t)]]
+    assert repeats == []
+
+
+@given(st.integers(min_value=4, max_value=11), st.integers(min_value=0, max_value=99))
+@settings(max_examples=25, deadline=None)
+def test_two_player_swiss_repeats_only_when_unavoidable(
+    entries: int, seed: int
+) -> None:
+    """Against an exhaustive check: whenever the players of a round can be
+    paired without anyone meeting again, the plan does so."""
+    rng = random.Random(seed)
+    event = Event(entries, TWO, bots=False)
+    for _ in range(entries - 1):
+        # Shuffle the results (the simulation's lower id always wins).
+        event.points = {e: p + rng.choice((0, 1)) for e, p in event.points.items()}
+        before = Counter(event.history.met)
+        plan = event.play_round()
+        playing = sorted(e for t in plan.tables for e in t if e is not None)
+        repeated = sum(before[frozenset(t)] for t in plan.tables)
+        if repeated:
+            assert not _pairable(playing, before)
+
+
+def _pairable(players: list[int], met: Counter[frozenset[int]]) -> bool:
+    """Whether ``players`` can be paired with no pair that has met."""
+    if not players:
+        return True
+    first, rest = players[0], players[1:]
+    return any(
+        _pairable([p for p in rest if p != other], met)
+        for other in rest
+        if not met[frozenset((first, other))]
+    )
 
 
 def test_round_one_spreads_the_seeds() -> None:
