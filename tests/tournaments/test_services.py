@@ -132,12 +132,38 @@ def test_an_incomplete_team_cannot_be_seated() -> None:
     services.registration_open(tournament_id=tournament.pk)
     for team in ("Ravens", "Ravens", "Owls", "Owls", "Crows"):
         enter(tournament, 1, team=team)
+    crow = tournament.entries.get(team="Crows").player.username
     with pytest.raises(Conflict) as refused:
         services.round_seat(tournament_id=tournament.pk)
     assert refused.value.message == (
-        "Every team needs two players still in the event; incomplete: Crows."
+        f"Every team needs two players still in the event; incomplete: Crows "
+        f"({crow} alone). To go on, enter a partner or withdraw the player left."
     )
     assert not Round.objects.exists()
+
+
+def test_a_team_left_incomplete_mid_event_says_how_to_go_on(
+    organiser: User, on_commit: Callable[[], AbstractContextManager[Any]]
+) -> None:
+    """A partner withdrawn after round 1: no partner can be entered any more,
+    so the message names the player left and the one way on."""
+    tournament = TournamentFactory(
+        game="alkort", table_size=4, team_event=True, rounds=2, options={"target": 1}
+    )
+    services.registration_open(tournament_id=tournament.pk)
+    for team in ("Ravens", "Ravens", "Owls", "Owls"):
+        enter(tournament, 1, team=team)
+    play_round(tournament, organiser, on_commit, 1)
+    gone, left = tournament.entries.filter(team="Owls").order_by("pk")
+    gone.withdrawn = True
+    gone.save(update_fields=["withdrawn"])
+    with pytest.raises(Conflict) as refused:
+        services.round_seat(tournament_id=tournament.pk)
+    assert refused.value.message == (
+        f"Every team needs two players still in the event; incomplete: Owls "
+        f"({left.player.username} alone). To go on, withdraw the player left to "
+        "seat the round without that team."
+    )
 
 
 # --- the organisers' audit ----------------------------------------------------

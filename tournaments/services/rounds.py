@@ -243,12 +243,23 @@ def _units(
     teams: dict[str, list[Entry]] = defaultdict(list)
     for entry in ranked:
         teams[entry.team].append(entry)
-    incomplete = sorted(name or "(no team)" for name, m in teams.items() if len(m) != 2)
+    incomplete = sorted(
+        f"{name or '(no team)'} ({', '.join(m.player.username for m in members)} alone)"
+        for name, members in teams.items()
+        if len(members) != 2
+    )
     if incomplete:
+        # Say how to go on: mid-event no partner can be entered any more, so
+        # the team leaves (its player left is withdrawn too).
+        remedy = (
+            "enter a partner or withdraw the player left"
+            if tournament.status == TournamentStatus.REGISTRATION
+            else "withdraw the player left to seat the round without that team"
+        )
         raise seating.SeatingError(
             "Every team needs two players still in the event; incomplete: "
-            + ", ".join(incomplete)
-            + "."
+            + "; ".join(incomplete)
+            + f". To go on, {remedy}."
         )
     units = []
     seen: set[str] = set()
