@@ -257,3 +257,38 @@ def test_players_withdrawn_in_registration_are_not_in_the_standings(
     assert standings.count() == 4
     rows = standings_rows(tournament=tournament)
     assert early.pk not in {r.entry for r in rows}
+
+
+def test_a_deactivated_players_round_is_refused_until_they_are_withdrawn(
+    organiser: User,
+) -> None:
+    """A deactivated account cannot log in: seated, its table would wait for
+    it forever. Seating and starting name it, and withdrawing it lets the
+    round go on."""
+    tournament = duel(4, rounds=2)
+    idle = tournament.entries.order_by("pk").first()
+    assert idle is not None
+    idle.player.is_active = False
+    idle.player.save(update_fields=["is_active"])
+    with pytest.raises(Conflict) as refused:
+        services.round_seat(tournament_id=tournament.pk)
+    assert (refused.value.code, refused.value.message) == (
+        "deactivated",
+        f"Round 1 cannot be seated: the account of {idle.player.username} is "
+        "deactivated, so they cannot play. Withdraw them (tick withdrawn on "
+        "their entry), or reactivate the account, then try again.",
+    )
+    assert not Round.objects.exists()
+    idle.player.is_active = True
+    idle.player.save(update_fields=["is_active"])
+    services.round_seat(tournament_id=tournament.pk)
+    # Deactivated between the seating and the start.
+    idle.player.is_active = False
+    idle.player.save(update_fields=["is_active"])
+    with pytest.raises(Conflict) as refused:
+        services.round_start(tournament_id=tournament.pk, user=organiser)
+    assert refused.value.message.startswith("Round 1 cannot start: the account of")
+    idle.withdrawn = True
+    idle.save(update_fields=["withdrawn"])
+    rnd = services.round_seat(tournament_id=tournament.pk)  # seated again
+    assert not rnd.tables.filter(seats__entry=idle).exists()

@@ -92,6 +92,21 @@ def withdrawn_in(rnd: Round) -> list[str]:
     return sorted({e.player.username for e in (seated | byes).select_related("player")})
 
 
+def _deactivated_check(entries: list[Entry], refused: str) -> None:
+    """Refuse (``deactivated``) when a player of ``entries`` has a deactivated
+    account: they cannot log in, so their table would wait for them forever
+    (without a clock). The organiser withdraws them first."""
+    idle = sorted(e.player.username for e in entries if not e.player.is_active)
+    if idle:
+        raise Conflict(
+            "deactivated",
+            f"{refused}: the account of {', '.join(idle)} "
+            f"{'is' if len(idle) == 1 else 'are'} deactivated, so they cannot "
+            "play. Withdraw them (tick withdrawn on their entry), or reactivate "
+            "the account, then try again.",
+        )
+
+
 def round_plan(*, tournament: Tournament) -> RoundProposal:
     """The seating of the next round; raises ``Conflict`` if it cannot be seated.
 
@@ -135,6 +150,7 @@ def round_plan(*, tournament: Tournament) -> RoundProposal:
         )
     number = 1 if last is None else last.number + 1
     entries = selectors.active_entries(tournament=tournament)
+    _deactivated_check(entries, f"Round {number} cannot be seated")
     if number == 1:
         active = {e.pk for e in entries}
         order = [
@@ -360,6 +376,14 @@ def round_start(*, tournament_id: int, user: User) -> Round:
             f"Seat round {last.number} again (Seat next round) to seat it "
             "without them.",
         )
+    _deactivated_check(
+        list(
+            Entry.objects.filter(seats__round_table__round=last)
+            .select_related("player")
+            .distinct()
+        ),
+        f"Round {last.number} cannot start",
+    )
     extra = _table_kwargs(tournament)
     for round_table in last.tables.prefetch_related("seats__entry__player"):
         table = games_services.table_create(
