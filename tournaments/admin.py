@@ -709,11 +709,16 @@ class TournamentAdmin(admin.ModelAdmin):
         self, request: HttpRequest, queryset: QuerySet[Tournament]
     ) -> None:
         def call(t: Tournament) -> str:
-            services.tournament_finish(tournament_id=t.pk)
+            _, discarded = services.tournament_finish(tournament_id=t.pk)
             played = t.round_set.count()
             return (
                 f"the tournament is finished after {played} of its {t.rounds} "
-                f"round{'s' if t.rounds != 1 else ''}."
+                f"round{'s' if t.rounds != 1 else ''}"
+                + (
+                    f"; round {discarded}, seated but not started, was discarded."
+                    if discarded is not None
+                    else "."
+                )
             )
 
         self._run(request, queryset, call)

@@ -355,6 +355,33 @@ def test_finish_round_waits_for_every_table(
     assert snapshot(tournament) == before
 
 
+def test_ending_early_discards_a_round_seated_but_not_started(
+    staff: Client, organiser: User, on_commit: Callable[[], AbstractContextManager[Any]]
+) -> None:
+    """The organiser seated round 2, then decided to stop: a seated round
+    cannot be finished, so ending the event drops it (no table was opened)
+    rather than make everyone play it; round 1's standings are the record."""
+    tournament = alkort_duel(entries=4, rounds=3)
+    services.round_seat(tournament_id=tournament.pk)
+    services.round_start(tournament_id=tournament.pk, user=organiser)
+    for index, table in enumerate(round_tables(Round.objects.get())):
+        play_people(table, random.Random(index), on_commit)
+    services.round_finish(tournament_id=tournament.pk)
+    services.round_seat(tournament_id=tournament.pk)
+    response = act(staff, "finish_tournament", tournament)
+    assert messages_of(response) == [
+        (
+            "success",
+            "Duels: the tournament is finished after 1 of its 3 rounds; round 2, "
+            "seated but not started, was discarded.",
+        )
+    ]
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.FINISHED
+    assert list(tournament.round_set.values_list("number", flat=True)) == [1]
+    assert sum(s.played for s in tournament.standings.all()) == 4
+
+
 def test_a_tournament_too_few_players_can_go_on_with_can_be_ended(
     staff: Client, organiser: User, on_commit: Callable[[], AbstractContextManager[Any]]
 ) -> None:
@@ -362,14 +389,15 @@ def test_a_tournament_too_few_players_can_go_on_with_can_be_ended(
     and the organiser ends the tournament rather than leave it running."""
     tournament = alkort_duel(entries=3, rounds=3, fill_policy="byes")
     services.round_seat(tournament_id=tournament.pk)
+    services.round_start(tournament_id=tournament.pk, user=organiser)
     response = act(staff, "finish_tournament", tournament)
     assert messages_of(response) == [
         (
             "error",
-            "Duels: Round 1 is seated: finish it before ending the tournament.",
+            "Duels: Round 1 is in play: finish it (Finish round, once its tables "
+            "have ended) before ending the tournament.",
         )
     ]
-    services.round_start(tournament_id=tournament.pk, user=organiser)
     (table,) = round_tables(Round.objects.get())
     play_people(table, random.Random(4), on_commit)
     services.round_finish(tournament_id=tournament.pk)

@@ -490,12 +490,16 @@ def _tournament_close(tournament: Tournament) -> None:
 
 
 @transaction.atomic
-def tournament_finish(*, tournament_id: int) -> Tournament:
+def tournament_finish(*, tournament_id: int) -> tuple[Tournament, int | None]:
     """End a running tournament early, between rounds. Lock: the tournament row.
 
-    Refused while a round is seated or in play (finish or re-seat it first)
-    and unless the tournament is running. The standings stay those of the
-    rounds played.
+    Returns the tournament and the number of the round discarded, if any: a
+    round seated but not started has no tables and nothing played, so it is
+    dropped (as seating it again drops it); without that an organiser who
+    had seated the next round could only stop by playing it, since a seated
+    round cannot be finished. Refused while a round is in play (finish it
+    first) and unless the tournament is running. The standings stay those of
+    the rounds played.
     """
     tournament = tournament_lock(tournament_id)
     if tournament.status != TournamentStatus.RUNNING:
@@ -505,15 +509,20 @@ def tournament_finish(*, tournament_id: int) -> Tournament:
             "be ended early.",
         )
     last = _last_round(tournament)
+    discarded = None
+    if last is not None and last.status == RoundStatus.SEATED:
+        discarded = last.number
+        last.delete()
+        last = _last_round(tournament)
     if last is not None and last.status != RoundStatus.FINISHED:
         raise Conflict(
             "round_unfinished",
-            f"Round {last.number} is {last.get_status_display().lower()}: finish "
-            "it before ending the tournament.",
+            f"Round {last.number} is in play: finish it (Finish round, once its "
+            "tables have ended) before ending the tournament.",
         )
     _tournament_close(tournament)
     standings_recompute(tournament_id=tournament.pk)
-    return tournament
+    return tournament, discarded
 
 
 @transaction.atomic
