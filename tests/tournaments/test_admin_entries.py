@@ -220,3 +220,21 @@ def test_editing_an_entry_without_registering_keeps_its_seed(staff: Client) -> N
     assert response.status_code == 302
     entry.refresh_from_db()
     assert entry.seed_rating == 12.5
+
+
+def test_a_hand_added_partner_joins_the_team_whatever_its_case(staff: Client) -> None:
+    tournament = pairs("Ravens")
+    newcomer = UserFactory()
+    response, _ = add_rows(
+        staff, tournament, {"player": newcomer.pk, "team": "ravens "}
+    )
+    assert response.status_code == 302
+    assert tournament.entries.get(player=newcomer).team == "Ravens"
+    third = UserFactory()
+    response, forms = add_rows(
+        staff, tournament, {"player": third.pk, "team": "RAVENS"}
+    )
+    assert response.status_code == 200
+    assert forms[0].errors["team"] == [
+        f"{third}: Team 'Ravens' already has two players."
+    ]

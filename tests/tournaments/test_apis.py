@@ -246,6 +246,24 @@ def test_team_events_need_a_team_of_at_most_two() -> None:
     assert Entry.objects.filter(team="Ravens").count() == 2
 
 
+def test_a_team_name_is_matched_whatever_its_case() -> None:
+    """Partners who type 'Ravens' and ' ravens' are one team: as two, each
+    was incomplete and the first round could not be seated."""
+    tournament = published(name="Pairs", game="alkort", table_size=4, team_event=True)
+    assert register(UserFactory(), tournament, team="Ravens").status_code == 200
+    assert register(UserFactory(), tournament, team=" ravens").status_code == 200
+    assert list(tournament.entries.values_list("team", flat=True)) == [
+        "Ravens",
+        "Ravens",
+    ]
+    response = register(UserFactory(), tournament, team="RAVENS")
+    assert response.status_code == 409
+    assert response.json() == {
+        "code": "team_full",
+        "message": "Team 'Ravens' already has two players.",
+    }
+
+
 def test_teams_are_refused_in_individual_events() -> None:
     tournament = published()
     response = register(UserFactory(), tournament, team="Ravens")

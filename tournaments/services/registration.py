@@ -52,7 +52,8 @@ TEAM_SIZE = 2
 
 
 def entry_team_clean(*, tournament: Tournament, team: str) -> str:
-    """``team`` stripped, if the tournament allows it.
+    """``team`` stripped (and spelt as already entered), if the tournament
+    allows it.
 
     A team event needs a team (``team_required``); an individual event takes
     none (``team_not_allowed``). Shared by the API's registration and the
@@ -67,6 +68,17 @@ def entry_team_clean(*, tournament: Tournament, team: str) -> str:
         raise BadRequest(
             "team_not_allowed", "Teams are only for team events; register alone."
         )
+    if team and tournament.pk is not None:
+        # Partners rarely type their team's name alike ("Ravens", "ravens"):
+        # a name already entered is matched whatever its case and kept as
+        # first spelt, so the two make one team, not two incomplete ones.
+        spelt = (
+            tournament.entries.filter(team__iexact=team)
+            .order_by("created_at", "pk")
+            .values_list("team", flat=True)
+            .first()
+        )
+        team = spelt or team
     return team
 
 
