@@ -39,6 +39,7 @@ from tournaments import selectors, services
 from tournaments.models import (
     SETUP_FIELDS,
     Entry,
+    RoundStatus,
     Tournament,
     TournamentStatus,
     frozen_fields,
@@ -125,6 +126,25 @@ class EntryFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
                 raise forms.ValidationError(
                     f"{tournament.name!r} has started: entries can only be withdrawn."
                 )
+            if self._joins_late(form):
+                raise forms.ValidationError(
+                    f"{tournament.name!r} has started: {form.instance.player} "
+                    "withdrew before round 1 and cannot join now."
+                )
+
+    def _joins_late(self, form: Any) -> bool:
+        """Whether unticking *withdrawn* on ``form`` would bring in a player
+        who has never been seated, once round 1 has started: a late entry,
+        which is refused like a new row. (While round 1 is only seated they
+        may come back: the round is then seated again, with them.)"""
+        entry = form.instance
+        if form.cleaned_data.get("withdrawn", True) or "withdrawn" not in (
+            form.changed_data
+        ):
+            return False
+        if entry.seats.exists() or entry.byes.exists():
+            return False
+        return self.instance.round_set.exclude(status=RoundStatus.SEATED).exists()
 
     def _deleted(self, form: Any) -> bool:
         """Whether ``form``'s row is ticked for deletion."""

@@ -595,6 +595,70 @@ def test_withdrawing_a_player_in_play_hands_their_seat_to_a_bot(
     assert standing.played == 1 and standing.entry.withdrawn
 
 
+def unwithdraw(staff: Client, tournament: Tournament, entry: Entry) -> Any:
+    """Post the change page with *withdrawn* unticked on ``entry``'s row."""
+    url = f"{CHANGELIST}{tournament.pk}/change/"
+    data = change_form_data(staff, url)
+    (index,) = [
+        key.split("-")[1]
+        for key, value in data.items()
+        if key.endswith("-id") and str(value) == str(entry.pk)
+    ]
+    del data[f"entries-{index}-withdrawn"]
+    return staff.post(url, data)
+
+
+def test_a_player_withdrawn_before_round_one_cannot_join_later(
+    staff: Client, organiser: User
+) -> None:
+    """Unticking *withdrawn* brings back a player who has played; for one who
+    withdrew before ever being seated it would be a late entry, which the
+    admin refuses once round 1 has started (in a round robin they would sit
+    in the standings without ever being paired)."""
+    tournament = alkort_duel(entries=3)
+    late = tournament.entries.order_by("pk").last()
+    assert late is not None
+    services.entry_withdraw(tournament_id=tournament.pk, user=late.player)
+    services.round_seat(tournament_id=tournament.pk)
+    services.round_start(tournament_id=tournament.pk, user=organiser)
+    response = unwithdraw(staff, tournament, late)
+    assert response.status_code == 200  # the form again, with the error
+    errors = response.context["inline_admin_formsets"][0].formset.non_form_errors()
+    assert errors == [
+        f"'Duels' has started: {late.player} withdrew before round 1 and cannot "
+        "join now."
+    ]
+    late.refresh_from_db()
+    assert late.withdrawn
+
+
+def test_a_player_withdrawn_by_mistake_is_seated_again_before_round_one(
+    staff: Client, organiser: User
+) -> None:
+    """The organiser withdrew the wrong player between seating round 1 and
+    starting it, and seated it again: bringing them back is allowed while
+    round 1 has not started, the start is refused until round 1 is seated
+    with them, and the seating takes them in."""
+    tournament = alkort_duel(entries=4)
+    services.round_seat(tournament_id=tournament.pk)
+    wrong = tournament.entries.order_by("pk").first()
+    assert wrong is not None
+    Entry.objects.filter(pk=wrong.pk).update(withdrawn=True)
+    services.round_seat(tournament_id=tournament.pk)  # seated without them
+    response = unwithdraw(staff, tournament, wrong)
+    assert response.status_code == 302
+    response = act(staff, "start_round", tournament)
+    assert messages_of(response)[-1] == (
+        "error",
+        f"Duels: Round 1 cannot start: {wrong.player.username} is back in the "
+        "event since it was seated. Seat round 1 again (Seat next round) to "
+        "seat it with them.",
+    )
+    rnd = services.round_seat(tournament_id=tournament.pk)
+    assert rnd.number == 1 and rnd.tables.filter(seats__entry=wrong).exists()
+    services.round_start(tournament_id=tournament.pk, user=organiser)
+
+
 def test_a_deactivated_players_entry_can_still_be_withdrawn(
     staff: Client, organiser: User, on_commit: Callable[[], AbstractContextManager[Any]]
 ) -> None:

@@ -27,6 +27,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
@@ -92,6 +93,19 @@ def withdrawn_in(rnd: Round) -> list[str]:
     return sorted({e.player.username for e in (seated | byes).select_related("player")})
 
 
+def missing_from(rnd: Round) -> list[str]:
+    """Usernames of entries in the event but neither seated nor given a bye
+    in ``rnd``: brought back (*withdrawn* unticked) since it was seated."""
+    present = Entry.objects.filter(
+        Q(seats__round_table__round=rnd) | Q(byes__round=rnd)
+    ).values("pk")
+    return sorted(
+        rnd.tournament.entries.filter(withdrawn=False)
+        .exclude(pk__in=present)
+        .values_list("player__username", flat=True)
+    )
+
+
 def _deactivated_check(entries: list[Entry], refused: str) -> None:
     """Refuse (``deactivated``) when a player of ``entries`` has a deactivated
     account: they cannot log in, so their table would wait for them forever
@@ -126,7 +140,11 @@ def round_plan(*, tournament: Tournament) -> RoundProposal:
         )
     last = _last_round(tournament)
     replaces: Round | None = None
-    if last is not None and last.status == RoundStatus.SEATED and withdrawn_in(last):
+    if (
+        last is not None
+        and last.status == RoundStatus.SEATED
+        and (withdrawn_in(last) or missing_from(last))
+    ):
         replaces = last
         last = tournament.round_set.filter(number__lt=last.number).last()
     if last is not None and last.status == RoundStatus.SEATED:
@@ -375,6 +393,15 @@ def round_start(*, tournament_id: int, user: User) -> Round:
             f"{'has' if len(gone) == 1 else 'have'} withdrawn since it was seated. "
             f"Seat round {last.number} again (Seat next round) to seat it "
             "without them.",
+        )
+    back = missing_from(last)
+    if back:
+        raise Conflict(
+            "withdrawn_seated",
+            f"Round {last.number} cannot start: {', '.join(back)} "
+            f"{'is' if len(back) == 1 else 'are'} back in the event since it was "
+            f"seated. Seat round {last.number} again (Seat next round) to seat it "
+            "with them.",
         )
     _deactivated_check(
         list(
