@@ -52,11 +52,14 @@ OPEN_FOR_ENTRIES = (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION)
 
 
 class EntryForm(forms.ModelForm):  # type: ignore[type-arg]
-    """One *Entries* row. Its player choices are the active people, plus the
-    row's own player.
+    """One *Entries* row. A new row chooses among the active people; a saved
+    row's player is fixed, its only choice (to enter someone else, delete
+    the row while entries are open and add one).
 
-    An account deactivated mid-event (``is_active`` off) is no longer
-    offered to new rows, but its own row must still show it: without it the
+    Fixed, because each saved row listed every account: an event of 60
+    players on a site of 5,000 sent 300,000 options in one page. And its
+    own player, whatever the account's state: an account deactivated
+    mid-event (``is_active`` off) was missing from its row's choices, the
     select rendered blank, and every save of the page was refused ("This
     field is required.") so that nobody, not even that player, could be
     withdrawn.
@@ -71,9 +74,8 @@ class EntryForm(forms.ModelForm):  # type: ignore[type-arg]
         field = self.fields.get("player")
         own = self.instance.player_id if self.instance.pk is not None else None
         if isinstance(field, forms.ModelChoiceField) and own is not None:
-            field.queryset = User.objects.filter(
-                Q(is_bot=False, is_active=True) | Q(pk=own)
-            ).order_by("username")
+            field.queryset = User.objects.filter(pk=own)
+            field.disabled = True
 
 
 class EntryFormSet(BaseInlineFormSet):  # type: ignore[type-arg]

@@ -238,3 +238,20 @@ def test_a_hand_added_partner_joins_the_team_whatever_its_case(staff: Client) ->
     assert forms[0].errors["team"] == [
         f"{third}: Team 'Ravens' already has two players."
     ]
+
+
+def test_a_saved_rows_player_lists_only_that_player(staff: Client) -> None:
+    """Each saved row listed every account: a 60-player event on a big site
+    was a page of hundreds of thousands of options."""
+    tournament = pairs("Ravens", "Owls")
+    bystanders = [UserFactory() for _ in range(5)]
+    page = staff.get(url_of(tournament))
+    rows = page.context["inline_admin_formsets"][0].formset.forms
+    assert len(rows) == 2
+    for row in rows:
+        html = str(row["player"])
+        assert f'value="{row.instance.player_id}" selected' in html
+        assert not any(f'value="{b.pk}"' in html for b in bystanders)
+    # A new row still offers everyone active.
+    empty = str(page.context["inline_admin_formsets"][0].formset.empty_form["player"])
+    assert all(f'value="{b.pk}"' in empty for b in bystanders)
