@@ -82,7 +82,7 @@ class EntryFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
     """Entries change freely until the first round; after it, only withdrawals;
     once the tournament has finished, nothing.
 
-    A row that registers someone (a new row, a changed player or team, or an
+    A row that registers someone (a new row, a changed team, or an
     unticked *withdrawn*) follows the API's registration rules, from the same
     code (``tournaments.services.registration``): a team in a team event and
     none otherwise, at most two active players per team, one entry per
