@@ -21,7 +21,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.contrib.admin import helpers
+from django.contrib.admin import helpers, widgets
 from django.contrib.admin.actions import delete_selected
 from django.core import validators
 from django.core.exceptions import ValidationError
@@ -266,6 +266,22 @@ class EntryInline(admin.TabularInline):
                 is_bot=False, is_active=True
             ).order_by("username")
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def formfield_for_dbfield(
+        self, db_field: Any, request: HttpRequest, **kwargs: Any
+    ) -> Any:
+        """The player's select without the add, change and delete links to the
+        account: beside an entry, the red ✕ read as "remove this entry" but
+        deleted the person's account (for an organiser with the users' rights)."""
+        formfield = super().formfield_for_dbfield(db_field, request, **kwargs)
+        widget = getattr(formfield, "widget", None)
+        if db_field.name == "player" and isinstance(
+            widget, widgets.RelatedFieldWidgetWrapper
+        ):
+            widget.can_add_related = False
+            widget.can_change_related = False
+            widget.can_delete_related = False
+        return formfield
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         if obj is not None and obj.status not in OPEN_FOR_ENTRIES:

@@ -255,3 +255,15 @@ def test_a_saved_rows_player_lists_only_that_player(staff: Client) -> None:
     # A new row still offers everyone active.
     empty = str(page.context["inline_admin_formsets"][0].formset.empty_form["player"])
     assert all(f'value="{b.pk}"' in empty for b in bystanders)
+
+
+def test_an_entrys_player_has_no_links_that_change_the_account(client: Client) -> None:
+    """For an organiser who may also edit accounts, the red ✕ beside an
+    entry's player deleted the person's account, not the entry."""
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    tournament = pairs("Ravens")
+    page = client.get(url_of(tournament)).content.decode()
+    entries = page[page.index('id="entries-group"') :]
+    assert "view-related" in entries
+    for link in ("delete-related", "change-related", "add-related"):
+        assert link not in entries, link
