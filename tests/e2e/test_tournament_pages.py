@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +17,7 @@ from tests.e2e.flows import sign_up
 # tables, so a house bot makes the second table up).
 SET_UP = """
 import json
+import re
 from tests.tournaments.factories import TournamentFactory, enter
 from tests.accounts.factories import UserFactory
 from tournaments import services
@@ -86,6 +88,7 @@ def test_register_withdraw_and_a_running_round(
 
 TEAM_SET_UP = """
 import json
+import re
 from tests.tournaments.factories import TournamentFactory
 from tournaments import services
 
@@ -122,3 +125,57 @@ def test_registering_for_a_team_event_names_the_team(
     page.get_by_role("button", name="Register").click()
     expect(page.locator("#entries li")).to_have_text([f"{name} · Ravens"])
     expect(page.get_by_role("button", name="Withdraw")).to_be_visible()
+
+
+# The signed-up person (NAME) and two others in a round seated, then started.
+SEATED_SET_UP = """
+import json
+import re
+from accounts.models import User
+from tests.tournaments.factories import TournamentFactory
+from tournaments import services
+from tournaments.models import Entry
+
+tournament = TournamentFactory(
+    name="Your duel", game="alkort", table_size=2, options={"target": 1},
+    fill_policy="byes",
+)
+services.registration_open(tournament_id=tournament.pk)
+Entry.objects.create(tournament=tournament, player=User.objects.get(username=NAME))
+# Named after the person: factory names repeat from one shell to the next.
+rival = User.objects.create(username=NAME + "-rival")
+Entry.objects.create(tournament=tournament, player=rival)
+services.round_seat(tournament_id=tournament.pk)
+print(json.dumps({"tournament": tournament.pk}))
+"""
+
+START = """
+from accounts.models import User
+from tournaments import services
+organiser = User.objects.create(username="organiser-of-ID", is_staff=True)
+services.round_start(tournament_id=ID, user=organiser)
+"""
+
+
+@pytest.mark.timeout(90)
+def test_a_player_is_shown_their_table(
+    player: Any, live_manage: Callable[[str], str]
+) -> None:
+    """A seated player finds their table at the top of the page, not by
+    reading every table's names: a note while the round is only seated, a
+    link once it is in play."""
+    person = player()
+    name = sign_up(person)
+    code = SEATED_SET_UP.replace("NAME", json.dumps(name))
+    made = json.loads(live_manage(code).strip().splitlines()[-1])
+    page = person.page
+    page.goto(f"/tournaments/{made['tournament']}/")
+    expect(page.locator("#your-table")).to_have_text(
+        "Round 1 is seated: you play at table 1 once the organiser starts it."
+    )
+    live_manage(START.replace("ID", str(made["tournament"])))
+    page.reload()
+    link = page.locator("#your-table").get_by_role("link")
+    expect(link).to_have_text(re.compile(r"^Play at table #\d+$"))
+    link.click()
+    expect(page).to_have_url(re.compile(r"/tables/\d+/$"))

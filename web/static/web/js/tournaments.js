@@ -116,6 +116,23 @@ function roundsList(t) {
     round.byes && round.byes.length ? el("p", { class: "hint" }, `Bye: ${round.byes.join(", ")}`) : null)));
 }
 
+// Where the signed-in player plays in the round under way: a link to their
+// table (found otherwise only by reading every table's names), or their bye.
+function yourTable(t, me) {
+  if (!me || t.status !== "running") return null;
+  const rounds = results(t.rounds || []);
+  const round = rounds.reduce((last, r) => (!last || r.number > last.number ? r : last), null);
+  if (!round || round.status === "finished") return null;
+  const notice = (...children) => el("p", { class: "panel", id: "your-table", role: "status" }, ...children);
+  if ((round.byes || []).includes(me)) return notice(`You have a bye in round ${round.number}.`);
+  const table = round.tables.find((tb) => tb.seats.some((seat) => seat.username === me));
+  if (!table) return null;
+  if (!table.table) return notice(`Round ${round.number} is seated: you play at table ${table.number} once the organiser starts it.`);
+  if (table.status !== "playing") return null;
+  return notice(`Round ${round.number} is in play. `,
+    el("a", { href: `/tables/${table.table}/`, class: "button" }, `Play at table #${table.table}`));
+}
+
 async function detail() {
   let t;
   try {
@@ -174,6 +191,7 @@ async function detail() {
     el("p", { class: "muted" }, setUp(t, catalogue)),
     error,
     actions,
+    yourTable(t, me),
     t.status === "registration" ? entriesPanel(t) : null,
     // Before the first round there is nothing to stand on or play.
     ...(t.status === "registration" && !results(t.rounds || []).length ? [] : [
