@@ -408,3 +408,17 @@ def test_alkort_team_round_one_lead_goes_to_the_nth_ranked_team_at_table_n() -> 
     # Table 1: teams ranked 1 and 3 (7-8, 3-4): 7 leads; table 2: teams ranked
     # 2 and 4 (5-6, 1-2): the second-ranked there, team 1-2, leads.
     assert [t[ALKORT_TEAMS.lead] for t in plan.tables] == [7, 1]
+
+
+@pytest.mark.parametrize(("entries", "rounds"), [(3, 3), (5, 3), (7, 3)])
+def test_the_table_made_up_with_bots_goes_round(entries: int, rounds: int) -> None:
+    """With the bots policy the last player in the standings sat with the bot
+    round after round (the seating only kept people from meeting twice); now
+    it goes, like a bye, to whoever has had it least."""
+    event = Event(entries, TWO, bots=True)
+    for _ in range(rounds):
+        event.play_round()
+    with_bots = Counter(
+        e for plan in event.plans for t in plan.tables if None in t for e in t if e
+    )
+    assert max(with_bots.values()) == 1
