@@ -82,15 +82,19 @@ CALL_JOB = "games.scheduler.call"
 
 def call_defer(fn: Callable[[], Any], delay: float) -> bool:
     """Run ``fn()`` in ``delay`` seconds on this process's scheduler thread,
-    leaving the thread to other jobs meanwhile (the thread runner only).
+    leaving the caller (a job, a Celery task) free meanwhile.
 
     For a job that must finish at a set time, not as soon as it can (a strong
     bot's move waits out its think time: ``games.services.bots``). ``fn``
-    stays in this process's memory, never in a broker. Returns False where
-    it cannot be done so (Celery: the call cannot travel to another worker;
-    inline; no delay), and the caller then waits itself.
+    stays in this process's memory, never in a broker. On the thread runner
+    the thread is the one that runs every job; in a Celery worker process it
+    is a thread of that process's own, so the task returns and its pool slot
+    takes the next task instead of sleeping. A process that stops meanwhile
+    loses the call, as a job lost with a worker: the turn sweep schedules the
+    turn again. Returns False where it cannot be done so (inline; no delay),
+    and the caller then waits itself.
     """
-    if settings.TASK_RUNNER != "thread" or delay <= 0:
+    if settings.TASK_RUNNER not in ("thread", "celery") or delay <= 0:
         return False
     _background().add(CALL_JOB, (fn,), delay)
     return True

@@ -54,13 +54,15 @@ def celery_worker(
     database_url: str | None = None,
     loglevel: str = "INFO",
     sends_to_itself: bool = False,
+    settings_env: dict[str, str] | None = None,
 ) -> Iterator[Worker]:
     """A worker consuming queue ``<name>-<checkout>-<xdist worker>`` while the
     block runs. ``database_url``: the database its tasks use (a test that
     commits for real passes its test database's, ``tests.helpers.database_url``);
     without it the test settings' own. ``sends_to_itself``: the tasks its
     own tasks queue (a sweep's) go to its queue too, not to the test
-    settings' default one."""
+    settings' default one. ``settings_env``: more settings for the worker,
+    as environment variables (``TASK_RUNNER``, ``BOT_THINK_TIME``)."""
     from django.conf import settings
 
     queue = f"{name}-{settings.CHECKOUT_ID}-{settings.TEST_WORKER}"
@@ -74,6 +76,7 @@ def celery_worker(
         env["DATABASE_URL"] = database_url
     if sends_to_itself:
         env["CELERY_QUEUE"] = queue
+    env.update(settings_env or {})
     with log.open("wb") as out:
         process = subprocess.Popen(
             [

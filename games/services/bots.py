@@ -15,8 +15,9 @@ while); the move is then applied under the lock only if the table is still at
 the seq the choice was made for and the seat is still the server's to play.
 A strong bot's move waits until ``BOT_THINK_TIME`` after its job began,
 however soon it chose (:func:`bot_think_left`): its timing must not tell its
-hand. On the scheduler thread the wait is a deferred call, so other tables'
-jobs run meanwhile; a Celery worker sleeps.
+hand. The wait is a deferred call on the process's scheduler thread, so other
+tables' jobs run meanwhile, on the embedded default's one scheduler thread as
+in a Celery worker's pool.
 """
 
 from __future__ import annotations
@@ -110,9 +111,11 @@ def bot_turn_play(*, table_id: int, seq: int, defer: bool = False) -> int | None
     seq changed or the seat's person came back meanwhile).
 
     A strong bot's move waits out the rest of its think time first. ``defer``
-    (the scheduled job): on the scheduler thread, hand the wait back to it as
-    a deferred call and return None, the move still to come; otherwise (a
-    Celery worker, a direct caller) sleep, then play.
+    (the scheduled job): hand the wait to this process's scheduler thread as
+    a deferred call and return None, the move still to come, so neither the
+    embedded default's one scheduler thread nor a Celery worker's pool slot
+    sleeps through it; otherwise (a direct caller, the inline runner) sleep,
+    then play.
     """
     after = history_known(table_id)
     try:
@@ -146,8 +149,8 @@ def bot_turn_play(*, table_id: int, seq: int, defer: bool = False) -> int | None
             )
 
         if defer and scheduler.call_defer(later, left):
-            return None  # the scheduler thread plays it, free meanwhile
-        time.sleep(left)  # a Celery worker's slot waits
+            return None  # the scheduler thread plays it; the caller is free
+        time.sleep(left)
     return bot_move_apply(
         table_id=table_id, seq=seq, seat=bot.index, level=level, action=action
     )

@@ -74,9 +74,32 @@ def test_a_deferred_call_leaves_the_thread_to_other_jobs_meanwhile(
     assert recorded[1][2] - began >= 0.4
 
 
-@pytest.mark.parametrize("runner", ["celery", "inline"])
-def test_other_runners_cannot_defer_a_call(settings: Any, runner: str) -> None:
-    settings.TASK_RUNNER = runner
+def test_a_celery_worker_defers_a_call_to_a_thread_of_its_own(
+    settings: Any, recorded: list[tuple[str, Any, float]]
+) -> None:
+    """In a worker process the task returns and its pool slot is free; the
+    call runs on the process's scheduler thread."""
+    settings.TASK_RUNNER = "celery"
+    began = time.monotonic()
+
+    assert scheduler.call_defer(
+        lambda: recorded.append(
+            (threading.current_thread().name, "move", time.monotonic())
+        ),
+        0.2,
+    )
+
+    deadline = time.monotonic() + 5
+    while not recorded and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert [(who, value) for who, value, _ in recorded] == [
+        ("cardroom-scheduler", "move")
+    ]
+    assert recorded[0][2] - began >= 0.2
+
+
+def test_the_inline_runner_cannot_defer_a_call(settings: Any) -> None:
+    settings.TASK_RUNNER = "inline"
     assert not scheduler.call_defer(lambda: None, 0.4)
 
 

@@ -1,0 +1,73 @@
+"""A strong bot's think time in a real Celery worker leaves its slot free.
+
+A strong bot's move lands ``BOT_THINK_TIME`` after its job began, whatever its
+search took (docs/security.md, "Bots' timing"). A worker that slept through
+the rest held one of its pool's slots (two, as ``make up`` runs it) for the
+whole wait, so it played at most two strong moves a second for every table it
+served. The wait is a deferred call on the worker process's own scheduler
+thread instead (``games.scheduler.call_defer``): the task returns, and the
+slot takes the next job.
+
+Real worker (solo pool: one slot), Redis broker, the test database.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from games import scheduler
+from games.models import Table
+from games.tasks import bot_turn_play
+from tests.accounts.factories import UserFactory
+from tests.celery_worker import celery_worker, tasks_to
+from tests.games.tables import table_started
+from tests.helpers import database_url
+
+pytestmark = [pytest.mark.timeout(120), pytest.mark.django_db(transaction=True)]
+
+THINK = 3.0
+
+
+def _moved_at(table: Table, deadline: float) -> float:
+    """When ``table`` moved past its seq (polled), or fail at ``deadline``."""
+    while Table.objects.get(pk=table.pk).seq == table.seq:
+        assert time.monotonic() < deadline, f"table {table.pk} did not move"
+        time.sleep(0.02)
+    return time.monotonic()
+
+
+def test_a_strong_bots_wait_leaves_the_workers_slot_to_other_tables(
+    tmp_path: Path, settings: Any
+) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("the worker shares the test's PostgreSQL database")
+    settings.BOT_MOVE_DELAY = 60  # the starts' bot turns are held, not run
+    strong = table_started(seating=[UserFactory(), "strong"])
+    basic = table_started(seating=[UserFactory(), "basic"])
+    scheduler.held.clear()
+    env = {"TASK_RUNNER": "celery", "BOT_THINK_TIME": str(THINK)}
+
+    with (
+        celery_worker(
+            "bot-think",
+            tmp_path / "worker.log",
+            database_url=database_url(),
+            settings_env=env,
+        ) as worker,
+        tasks_to(worker),
+    ):
+        # Queued in this order: one slot takes the strong bot's turn first.
+        bot_turn_play.delay(strong.pk, strong.seq)
+        bot_turn_play.delay(basic.pk, basic.seq)
+        deadline = time.monotonic() + 60
+        basic_moved = _moved_at(basic, deadline)
+        strong_moved = _moved_at(strong, deadline)
+        worker.assert_running()
+
+    # The basic bot's turn ran while the strong bot's move waited, not after.
+    assert strong_moved - basic_moved > THINK / 2, worker.log_text()
