@@ -265,6 +265,26 @@ function renderTurn(ctx) {
   wasMyTurn = myTurn;
 }
 
+// "You are watching": a person not seated at a table in play (a visitor, or
+// someone whose seat a bot took over) is told so in words, with who plays,
+// instead of guessing it from a turn bar that never turns to them.
+function renderWatching(ctx) {
+  const box = document.getElementById("watching");
+  const watching = ctx.table.status === "playing" && (ctx.seat === null || ctx.seat === undefined);
+  box.hidden = !watching;
+  if (!watching) return;
+  const seats = ctx.table.seats || [];
+  const bots = seats.filter((s) => s.is_bot).length;
+  const people = seats.filter((s) => s.username && !s.is_bot).length;
+  const who = [
+    people ? `${people} ${people === 1 ? "person" : "people"}` : null,
+    bots ? `${bots} bot${bots === 1 ? "" : "s"}` : null,
+  ].filter(Boolean).join(" and ");
+  const message = `You are watching this match${who ? `: ${who} at ${seats.length} seats` : ""}.`;
+  const text = document.getElementById("watching-text");
+  if (text.textContent !== message) text.textContent = message;
+}
+
 function describe(event, ctx) {
   try {
     return renderer.describe(event, ctx);
@@ -412,6 +432,7 @@ function render() {
   root.dataset.status = ctx.view && ctx.view.outcome ? "finished" : ctx.table.status;
   root.dataset.myturn = ctx.legal.length && !busy ? "1" : "0";
   renderTurn(ctx);
+  renderWatching(ctx);
   renderTimer(ctx);
   renderSeats(ctx);
   renderLobby(ctx);
