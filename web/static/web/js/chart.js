@@ -18,11 +18,13 @@ function niceRange(values) {
 }
 
 // points: [{y, low?, high?, label?}] in order. Returns an <svg>.
-export function lineChart(points, { title = "chart", width = 640, height = 220, yLabel = "" } = {}) {
-  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img", "aria-label": title });
+// `fontSize` is in the drawing's units: drawn as wide as its box on a phone
+// (one unit a pixel), 12 keeps the text at 12 px there.
+export function lineChart(points, { title = "chart", width = 640, height = 220, yLabel = "", fontSize = 11 } = {}) {
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img", "aria-label": title, style: `font-size:${fontSize}px` });
   root.append(svg("title", {}, title));
   if (!points.length) return root;
-  const left = 44; const right = 12; const top = 12; const bottom = 26;
+  const left = Math.round(fontSize * 4); const right = 12; const top = 12; const bottom = Math.round(fontSize * 2.4);
   const all = points.flatMap((p) => [p.y, p.low ?? p.y, p.high ?? p.y]);
   const [lo, hi] = niceRange(all);
   const x = (i) => left + (points.length === 1 ? (width - left - right) / 2 : (i * (width - left - right)) / (points.length - 1));
@@ -31,7 +33,7 @@ export function lineChart(points, { title = "chart", width = 640, height = 220, 
   root.append(svg("line", { x1: left, y1: height - bottom, x2: width - right, y2: height - bottom, class: "axis" }));
   for (let k = 0; k <= 4; k += 1) {
     const v = lo + ((hi - lo) * k) / 4;
-    root.append(svg("text", { x: left - 6, y: y(v) + 4, "text-anchor": "end" }, v.toFixed(1)));
+    root.append(svg("text", { x: left - 6, y: y(v) + fontSize * 0.36, "text-anchor": "end" }, v.toFixed(1)));
   }
   if (points.length === 1 && points[0].low !== undefined) {
     // One point: its band is a bar from low to high.
@@ -54,26 +56,38 @@ export function lineChart(points, { title = "chart", width = 640, height = 220, 
     root.append(svg("text", { x: left, y: height - 6 }, points[0].axis || "first"));
     root.append(svg("text", { x: width - right, y: height - 6, "text-anchor": "end" }, points[points.length - 1].axis || "latest"));
   }
-  if (yLabel) root.append(svg("text", { x: left + 6, y: top + 10 }, yLabel));
+  if (yLabel) root.append(svg("text", { x: left + 6, y: top + fontSize * 0.9 }, yLabel));
   return root;
 }
 
-// bars: [{label, value}]. Returns an <svg>.
-export function barChart(bars, { title = "chart", width = 640, barHeight = 22 } = {}) {
-  const height = 10 + bars.length * (barHeight + 6);
-  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img", "aria-label": title });
+// bars: [{label, value}]. Returns an <svg>. A narrow chart (under 480
+// units, a phone's) puts each label on a line of its own above its bar: beside
+// the bars, a long label ("Konec with the lowest hand") left the bars no room.
+export function barChart(bars, { title = "chart", width = 640, barHeight = 22, fontSize = 11 } = {}) {
+  const stacked = width < 480;
+  const bar = stacked ? Math.round(fontSize * 1.3) : barHeight;
+  const step = stacked ? bar + fontSize * 1.6 + 8 : barHeight + 6;
+  const height = Math.ceil(10 + bars.length * step);
+  const root = svg("svg", {
+    viewBox: `0 0 ${width} ${height}`, class: `chart bars${stacked ? " stacked" : ""}`,
+    role: "img", "aria-label": title, style: `font-size:${fontSize}px`,
+  });
   root.append(svg("title", {}, title));
   const max = Math.max(1, ...bars.map((b) => b.value));
-  // The labels' column fits the longest label (11px text, about 6.4 units a
-  // character): a fixed 150 cut "Konec with the lowest hand" at its start.
+  // Beside the bars, the labels' column fits the longest label (about 0.58 of
+  // the font size a character): a fixed 150 cut "Konec with the lowest hand"
+  // at its start.
   const longest = Math.max(0, ...bars.map((b) => String(b.label).length));
-  const left = Math.min(Math.round(width * 0.55), Math.max(150, Math.ceil(longest * 6.4) + 14));
-  bars.forEach((bar, i) => {
-    const yPos = 6 + i * (barHeight + 6);
-    root.append(svg("text", { x: left - 8, y: yPos + barHeight * 0.7, "text-anchor": "end" }, bar.label));
-    const w = Math.max(1, ((width - left - 60) * bar.value) / max);
-    root.append(svg("rect", { x: left, y: yPos, width: w, height: barHeight, rx: 3, class: "bar" }));
-    root.append(svg("text", { x: left + w + 6, y: yPos + barHeight * 0.7 }, String(Math.round(bar.value * 100) / 100)));
+  const left = stacked ? 0 : Math.min(Math.round(width * 0.55), Math.max(150, Math.ceil(longest * fontSize * 0.58) + 14));
+  const valueRoom = Math.ceil(fontSize * 5);
+  bars.forEach((item, i) => {
+    const top = 6 + i * step;
+    const yPos = stacked ? top + fontSize * 1.6 : top;
+    if (stacked) root.append(svg("text", { x: 0, y: top + fontSize }, item.label));
+    else root.append(svg("text", { x: left - 8, y: yPos + barHeight * 0.7, "text-anchor": "end" }, item.label));
+    const w = Math.max(1, ((width - left - valueRoom) * item.value) / max);
+    root.append(svg("rect", { x: left, y: yPos, width: w, height: bar, rx: 3, class: "bar" }));
+    root.append(svg("text", { x: left + w + 6, y: yPos + bar / 2 + fontSize * 0.36 }, String(Math.round(item.value * 100) / 100)));
   });
   return root;
 }
