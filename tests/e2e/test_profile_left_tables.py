@@ -1,0 +1,53 @@
+"""A table the person left mid-match is among their latest finished tables.
+
+Leaving a match in play hands the seat to a bot: the tables API then shows
+the bot in it, so the profile, which looked for the person's name in the
+seats, left the table out, although the statistics credit them with its
+result. Their rated tables now come from the rating history as well.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from tests.e2e.flows import create_table, sign_up, wait_counted, wait_turn
+
+LEAVE = """async (id) => {
+  const { api } = await import('/static/web/js/api.js');
+  await api(`/api/tables/${id}/leave/`, { method: 'POST' });
+}"""
+
+
+@pytest.mark.timeout(180)
+def test_a_table_left_mid_match_is_listed_on_the_profile(player: Any) -> None:
+    person = player()
+    name = sign_up(person)
+    page = person.page
+    table_id = create_table(page, "alkort", 2, {"target": 1}, rated=True)
+    assert wait_turn(page) == "turn"
+    page.evaluate(LEAVE, table_id)
+
+    # The bot that took the seat over plays the match to its end.
+    deadline = time.monotonic() + 60
+    while True:
+        table = page.request.get(f"/api/tables/{table_id}/").json()
+        if table["status"] == "finished":
+            break
+        assert time.monotonic() < deadline, table["status"]
+        page.wait_for_timeout(300)
+    assert all(seat["username"] != name for seat in table["seats"])
+    wait_counted(page, name, "alkort", 1)
+
+    page.goto(f"/players/{name}/")
+    page.locator("#recent-tables").wait_for()
+    row = page.locator("#recent-tables li", has_text=f"Alkort #{table_id} ")
+    assert row.count() == 1, page.locator("#recent-tables").text_content()
+    text = row.text_content()
+    assert f"Alkort #{table_id} · place " in text and " of 2" in text, text
+    assert "left, a bot played on" in text, text
+    assert row.get_by_role("link", name="replay").get_attribute("href") == (
+        f"/tables/{table_id}/replay/"
+    )
