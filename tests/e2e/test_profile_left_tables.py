@@ -9,10 +9,12 @@ result. Their rated tables now come from the rating history as well.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.e2e.conftest import keep_screenshot
 from tests.e2e.flows import create_table, sign_up, wait_counted, wait_turn
 
 LEAVE = """async (id) => {
@@ -22,7 +24,9 @@ LEAVE = """async (id) => {
 
 
 @pytest.mark.timeout(180)
-def test_a_table_left_mid_match_is_listed_on_the_profile(player: Any) -> None:
+def test_a_table_left_mid_match_is_listed_on_the_profile(
+    player: Any, screenshot_dir: Path
+) -> None:
     person = player()
     name = sign_up(person)
     page = person.page
@@ -51,3 +55,9 @@ def test_a_table_left_mid_match_is_listed_on_the_profile(player: Any) -> None:
     assert row.get_by_role("link", name="replay").get_attribute("href") == (
         f"/tables/{table_id}/replay/"
     )
+    keep_screenshot(page, screenshot_dir, "profile-1440-left-table")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.reload()
+    page.locator("#recent-tables li").first.wait_for()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    keep_screenshot(page, screenshot_dir, "profile-390-left-table")
