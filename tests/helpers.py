@@ -13,7 +13,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -216,6 +216,25 @@ def another_session() -> Any:
         host=params["HOST"],
         port=params["PORT"],
     )
+
+
+def lock_waiters() -> list[int]:
+    """The backends of the test database that wait for a lock now."""
+    with another_session() as admin:
+        rows = admin.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+            " AND wait_event_type = 'Lock'"
+        ).fetchall()
+    return [pid for (pid,) in rows]
+
+
+def until(done: Callable[[], Any], what: str, seconds: float = 20) -> None:
+    """Wait until ``done()`` is true, polling; fail with ``what`` after
+    ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.02)
 
 
 def celery_pools_reset() -> None:

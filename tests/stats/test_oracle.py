@@ -23,6 +23,7 @@ from openskill.models import PlackettLuce
 from games.models import Table
 from stats.services import stats_rebuild, table_record
 from stats.simulate import Match, match_play, tables_insert
+from tests.stats.matches import outcome_forced
 
 pytestmark = pytest.mark.django_db
 
@@ -33,26 +34,6 @@ QUICK = {
 }
 
 
-def _forced(match: Match, places: list[int]) -> Match:
-    """The same match with a chosen final outcome (scores follow the places)."""
-    winners = [s for s, p in enumerate(places) if p == 1]
-    outcome = {"scores": [10 * p for p in places], "places": places, "winners": winners}
-    last = match.events[-1]
-    events = [
-        *match.events[:-1],
-        type(last)(last.type, last.version, {**last.payload, "outcome": outcome}),
-    ]
-    return Match(
-        match.game,
-        match.players,
-        match.options,
-        match.seed,
-        events,
-        match.seats,
-        outcome,
-    )
-
-
 def plan_build(people, bot) -> list[tuple[Match, list, bool]]:
     p = people(6)
     rnd, basic, strong = bot("random"), bot("basic"), bot("strong")
@@ -61,7 +42,7 @@ def plan_build(people, bot) -> list[tuple[Match, list, bool]]:
     def add(game, seating, seed, rated=True, places=None):
         m = match_play(game, len(seating), seed, QUICK[game])
         if places is not None:
-            m = _forced(m, places)
+            m = outcome_forced(m, places, [10 * place for place in places])
         plan.append((m, seating, rated))
 
     add("alager", [p[0], p[1], p[2]], "a1")

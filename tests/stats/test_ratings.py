@@ -16,7 +16,8 @@ from stats.models import Rating, RatingChange
 from stats.ratings import PROVISIONAL_MATCHES
 from stats.selectors import rating_get
 from stats.services import table_record
-from stats.simulate import Match, match_play
+from stats.simulate import match_play
+from tests.stats.matches import outcome_forced
 
 pytestmark = pytest.mark.django_db
 
@@ -56,26 +57,6 @@ def pl_update(
     return out
 
 
-def _with_outcome(match: Match, places: list[int]) -> Match:
-    """The same match with a chosen final outcome (the ratings read only that)."""
-    winners = [s for s, p in enumerate(places) if p == 1]
-    outcome = {"scores": list(places), "places": places, "winners": winners}
-    last = match.events[-1]
-    events = [
-        *match.events[:-1],
-        type(last)(last.type, last.version, {**last.payload, "outcome": outcome}),
-    ]
-    return Match(
-        match.game,
-        match.players,
-        match.options,
-        match.seed,
-        events,
-        match.seats,
-        outcome,
-    )
-
-
 def _rating(user) -> tuple[float, float]:
     r = Rating.objects.get(user=user)
     return (r.mu, r.sigma)
@@ -83,7 +64,9 @@ def _rating(user) -> tuple[float, float]:
 
 def test_alkort_partnerships_are_rated_as_two_teams(people, finished_table):
     a0, b1, a2, b3 = people(4)
-    match = _with_outcome(match_play("alkort", 4, "teams", {"target": 2}), [1, 2, 1, 2])
+    match = outcome_forced(
+        match_play("alkort", 4, "teams", {"target": 2}), [1, 2, 1, 2]
+    )
     table_record(table_id=finished_table("alkort", [a0, b1, a2, b3], match=match))
 
     [[w0, w2], [l1, l3]] = pl_update([[(MU, SIGMA), (MU, SIGMA)]] * 2, [1, 2])
@@ -96,8 +79,8 @@ def test_alkort_partnerships_are_rated_as_two_teams(people, finished_table):
 
 def test_two_player_alkort_is_head_to_head_from_earlier_ratings(people, finished_table):
     ada, bob = people(2)
-    first = _with_outcome(match_play("alkort", 2, "h1", {"target": 2}), [1, 2])
-    second = _with_outcome(match_play("alkort", 2, "h2", {"target": 2}), [2, 1])
+    first = outcome_forced(match_play("alkort", 2, "h1", {"target": 2}), [1, 2])
+    second = outcome_forced(match_play("alkort", 2, "h2", {"target": 2}), [2, 1])
     table_record(table_id=finished_table("alkort", [ada, bob], match=first))
     table_record(table_id=finished_table("alkort", [ada, bob], match=second))
 
@@ -115,7 +98,7 @@ def test_two_player_alkort_is_head_to_head_from_earlier_ratings(people, finished
 
 def test_placements_with_a_tie_share_the_place(people, finished_table):
     ada, bob, cy = people(3)
-    match = _with_outcome(
+    match = outcome_forced(
         match_play("alager", 3, "tie", {"penalty_limit": 1}), [1, 1, 3]
     )
     table_record(table_id=finished_table("alager", [ada, bob, cy], match=match))
@@ -139,7 +122,7 @@ def test_a_bot_in_several_seats_takes_the_mean_of_its_copies(
 ):
     (ada,) = people(1)
     basic = bot("basic")
-    match = _with_outcome(
+    match = outcome_forced(
         match_play("alager", 3, "bots", {"penalty_limit": 1}), [2, 1, 3]
     )
     table_record(table_id=finished_table("alager", [ada, basic, basic], match=match))

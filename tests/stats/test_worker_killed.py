@@ -12,7 +12,6 @@ changes nothing (docs/operations.md, "Recovering from a failure").
 
 from __future__ import annotations
 
-import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -26,25 +25,9 @@ from stats.locks import LOCK_NAMESPACE
 from stats.models import CountedTable, PlayerGameStat
 from stats.tasks import stats_record_table, stats_sweep
 from tests.celery_worker import celery_worker, tasks_to
-from tests.helpers import another_session, database_url
+from tests.helpers import another_session, database_url, lock_waiters, until
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.django_db(transaction=True)]
-
-
-def _until(done, what: str, seconds: float = 30) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + seconds
-    while not done():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.05)
-
-
-def _waiting_on_a_lock() -> list[int]:
-    with another_session() as admin:
-        rows = admin.execute(
-            "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
-            " AND wait_event_type = 'Lock'"
-        ).fetchall()
-    return [pid for (pid,) in rows]
 
 
 def _long_finished(table_id: int) -> None:
@@ -73,14 +56,14 @@ def test_a_count_killed_with_its_worker_is_made_once_by_the_sweep(
             tasks_to(w),
         ):
             stats_record_table.delay(table_id)
-            _until(_waiting_on_a_lock, f"the count never waited:\n{w.log_text()}")
-            parked = _waiting_on_a_lock()
+            until(lock_waiters, f"the count never waited:\n{w.log_text()}")
+            parked = lock_waiters()
             w.process.kill()
             w.process.wait()
         holder.rollback()
     # The parked session gets the lock, finds its client gone and ends:
     # nothing of the count was written.
-    _until(lambda: not set(parked) & set(_waiting_on_a_lock()), "it stayed")
+    until(lambda: not set(parked) & set(lock_waiters()), "it stayed")
     assert not CountedTable.objects.filter(table_id=table_id).exists()
 
     _long_finished(table_id)
@@ -91,7 +74,7 @@ def test_a_count_killed_with_its_worker_is_made_once_by_the_sweep(
         tasks_to(w),
     ):
         stats_sweep.delay()
-        _until(
+        until(
             lambda: CountedTable.objects.filter(table_id=table_id).exists(),
             f"the sweep did not count it:\n{w.log_text()}",
         )
@@ -102,7 +85,7 @@ def test_a_count_killed_with_its_worker_is_made_once_by_the_sweep(
         marker = finished_table("alkort", people(2), options={"target": 1})
         _long_finished(marker)
         stats_sweep.delay()
-        _until(
+        until(
             lambda: CountedTable.objects.filter(table_id=marker).exists(),
             f"the marker was not counted:\n{w.log_text()}",
         )

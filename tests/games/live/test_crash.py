@@ -33,7 +33,14 @@ from games.models import GameEvent, ProcessedCommand, Table
 from tests.games.live.conftest import Ws, event_seqs, stack_env
 from tests.games.live.test_play import duel_on
 from tests.games.test_busy import row_held
-from tests.helpers import REPO, another_session, free_port, server_process
+from tests.helpers import (
+    REPO,
+    another_session,
+    free_port,
+    lock_waiters,
+    server_process,
+    until,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
 
@@ -66,22 +73,6 @@ def web_process(log: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
                 assert time.monotonic() < deadline, log.read_text()
                 time.sleep(0.1)
         yield process, base
-
-
-def _lock_waiters() -> list[int]:
-    with another_session() as admin:
-        rows = admin.execute(
-            "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
-            " AND wait_event_type = 'Lock'"
-        ).fetchall()
-    return [pid for (pid,) in rows]
-
-
-def _until(done: Any, what: str, seconds: float = 20) -> None:
-    deadline = time.monotonic() + seconds
-    while not done():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.02)
 
 
 def _written(table_id: int) -> tuple[int, int, int]:
@@ -123,8 +114,8 @@ def test_a_web_process_killed_mid_move_loses_nothing_and_repeats_nothing(
                         target=lambda: answers.append(_call(mover, path, body))
                     )
                     sender.start()
-                    _until(_lock_waiters, "the move never reached the lock")
-                    waiting = _lock_waiters()
+                    until(lock_waiters, "the move never reached the lock")
+                    waiting = lock_waiters()
                     os.killpg(first.pid, signal.SIGKILL)
                     first.wait()
                     sender.join()
@@ -137,7 +128,7 @@ def test_a_web_process_killed_mid_move_loses_nothing_and_repeats_nothing(
 
     # The parked move's session ends once it gets the lock and finds its
     # client gone: nothing of it was written.
-    _until(
+    until(
         lambda: not set(waiting) & set(_backends()),
         "the killed process's session stayed",
     )
