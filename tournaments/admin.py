@@ -250,13 +250,65 @@ class EntryFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
         return super().save_existing(form, obj, commit)
 
 
+#: What the *Entries* rows say once players can no longer be entered.
+ENTRIES_CLOSED_NOTES = {
+    TournamentStatus.RUNNING: (
+        "Round 1 has been seated: no more players can be entered, and a "
+        "player's team is fixed. Tick withdrawn to withdraw a player (a bot "
+        "takes their seat in play); untick it to bring them back."
+    ),
+    TournamentStatus.FINISHED: (
+        "The tournament has finished: its entries are the record of the event "
+        "and can no longer change."
+    ),
+}
+
+
 class EntryInline(admin.TabularInline):
+    """The *Entries* rows. Once round 1 is seated the page offers no row to
+    add (the save would refuse it) and the team is read-only: only
+    *withdrawn* can change. Once the tournament has finished, nothing can:
+    every field is read-only. A note above the rows says why
+    (``ENTRIES_CLOSED_NOTES``)."""
+
     model = Entry
     form = EntryForm
     formset = EntryFormSet
+    template = "admin/tournaments/tournament/entries_inline.html"
     extra = 0
     fields = ("player", "team", "seed_rating", "number", "withdrawn")
     readonly_fields = ("seed_rating", "number")
+    #: Why the rows can no longer be added to (or changed); set per page.
+    note = ""
+
+    def get_formset(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
+        self.note = ENTRIES_CLOSED_NOTES.get(obj.status, "") if obj else ""
+        return super().get_formset(request, obj, **kwargs)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """No add row once entries are closed. A save (POST) still takes a
+        new row, from a page loaded before round 1 was seated, so that the
+        formset refuses it with its reason rather than dropping it unsaid."""
+        if (
+            obj is not None
+            and obj.status not in OPEN_FOR_ENTRIES
+            and request.method != "POST"
+        ):
+            return False
+        return super().has_add_permission(request, obj)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """The team once round 1 is seated; every field once it has finished.
+
+        Read-only on the save too: a page loaded before that cannot change
+        them (the row keeps its stored values), as the formset would refuse.
+        """
+        readonly = tuple(super().get_readonly_fields(request, obj))
+        if obj is None or obj.status in OPEN_FOR_ENTRIES:
+            return readonly
+        if obj.status == TournamentStatus.FINISHED:
+            return (*readonly, "player", "team", "withdrawn")
+        return (*readonly, "team")
 
     def formfield_for_foreignkey(
         self, db_field: Any, request: HttpRequest, **kwargs: Any

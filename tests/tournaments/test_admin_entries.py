@@ -15,7 +15,7 @@ from tests.accounts.factories import UserFactory
 from tests.tournaments.factories import TournamentFactory
 from tests.tournaments.test_admin import CHANGELIST, change_form_data
 from tournaments import ratings, services
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Tournament, TournamentStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -267,3 +267,145 @@ def test_an_entrys_player_has_no_links_that_change_the_account(client: Client) -
     assert "view-related" in entries
     for link in ("delete-related", "change-related", "add-related"):
         assert link not in entries, link
+
+
+# --- once entries are closed: what the page offers -----------------------------
+
+
+def duel_seated(**kwargs: Any) -> Tournament:
+    """A 2-player Alkort event of four players, round 1 seated (running)."""
+    tournament = TournamentFactory(
+        name="Duels", game="alkort", table_size=2, options={"target": 1}, **kwargs
+    )
+    services.registration_open(tournament_id=tournament.pk)
+    for _ in range(4):
+        services.entry_register(tournament_id=tournament.pk, user=UserFactory())
+    services.round_seat(tournament_id=tournament.pk)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def entries_inline(page: Any) -> Any:
+    (inline,) = page.context["inline_admin_formsets"]
+    return inline
+
+
+def offers_a_new_row(page: Any) -> bool:
+    """Whether the page lets the organiser add a row: the add-row template
+    (``entries-empty``) that Django's inlines.js clones behind "Add another
+    Entry", which it shows only while ``MAX_NUM_FORMS`` exceeds the rows."""
+    html = page.content.decode()
+    inline = entries_inline(page)
+    return (
+        inline.has_add_permission
+        and 'id="entries-empty"' in html
+        and inline.formset.max_num > inline.formset.total_form_count()
+    )
+
+
+def test_the_page_offers_a_new_entry_while_entries_are_open(staff: Client) -> None:
+    tournament = TournamentFactory(name="Open night")
+    page = staff.get(url_of(tournament))
+    assert offers_a_new_row(page)
+    assert 'id="entries-note"' not in page.content.decode()
+    services.registration_open(tournament_id=tournament.pk)
+    page = staff.get(url_of(tournament))
+    assert offers_a_new_row(page)
+
+
+def test_a_running_event_offers_no_new_entry_and_says_why(staff: Client) -> None:
+    """Once round 1 is seated a new row is refused on save: the page no longer
+    offers one ("Add another Entry"), says why, and still lets each row be
+    withdrawn (the team, fixed, is shown read-only)."""
+    tournament = duel_seated()
+    page = staff.get(url_of(tournament))
+    assert not offers_a_new_row(page)
+    html = page.content.decode()
+    assert 'id="entries-note"' in html
+    assert "Round 1 has been seated: no more players can be entered" in html
+    assert 'name="entries-MAX_NUM_FORMS" value="0"' in html
+    inline = entries_inline(page)
+    assert len(inline.formset.forms) == 4
+    assert all("withdrawn" in form.fields for form in inline.formset.forms)
+    # Withdrawing from this page still works.
+    data = change_form_data(staff, url_of(tournament))
+    data["entries-0-withdrawn"] = "on"
+    response = staff.post(url_of(tournament), data)
+    assert response.status_code == 302
+    assert tournament.entries.filter(withdrawn=True).count() == 1
+
+
+def test_a_running_team_events_teams_are_read_only(staff: Client) -> None:
+    tournament = pairs("Ravens", "Ravens", "Owls", "Owls")
+    services.round_seat(tournament_id=tournament.pk)
+    tournament.refresh_from_db()
+    page = staff.get(url_of(tournament))
+    assert not offers_a_new_row(page)
+    forms = entries_inline(page).formset.forms
+    assert all("team" not in form.fields for form in forms)
+    assert all("withdrawn" in form.fields for form in forms)
+    assert "Ravens" in page.content.decode()  # shown, as text
+    # A team posted anyway (a page of before the seating) changes nothing.
+    data = change_form_data(staff, url_of(tournament))
+    data["entries-0-team"] = "Crows"
+    response = staff.post(url_of(tournament), data)
+    assert response.status_code == 302
+    assert sorted(tournament.entries.values_list("team", flat=True)) == [
+        "Owls",
+        "Owls",
+        "Ravens",
+        "Ravens",
+    ]
+
+
+def test_a_new_row_from_a_page_of_before_the_start_is_still_refused(
+    staff: Client,
+) -> None:
+    """The page was loaded while registration was open; round 1 was seated
+    before it was saved. Its new row is refused with the reason, not dropped
+    without a word."""
+    tournament = TournamentFactory(
+        name="Duels", game="alkort", table_size=2, options={"target": 1}
+    )
+    services.registration_open(tournament_id=tournament.pk)
+    for _ in range(4):
+        services.entry_register(tournament_id=tournament.pk, user=UserFactory())
+    data = change_form_data(staff, url_of(tournament))
+    services.round_seat(tournament_id=tournament.pk)
+    newcomer = UserFactory()
+    data.update(
+        {
+            "entries-TOTAL_FORMS": 5,
+            "entries-4-player": newcomer.pk,
+            "entries-4-tournament": tournament.pk,
+        }
+    )
+    response = staff.post(url_of(tournament), data)
+    assert response.status_code == 200
+    assert entries_inline(response).formset.non_form_errors() == [
+        "'Duels' has started: players can no longer be registered."
+    ]
+    assert not Entry.objects.filter(player=newcomer).exists()
+
+
+def test_a_finished_events_entries_are_read_only(staff: Client) -> None:
+    tournament = duel_seated()
+    gone = tournament.entries.order_by("pk").first()
+    assert gone is not None
+    Entry.objects.filter(pk=gone.pk).update(withdrawn=True)
+    Tournament.objects.filter(pk=tournament.pk).update(status=TournamentStatus.FINISHED)
+    page = staff.get(url_of(tournament))
+    assert not offers_a_new_row(page)
+    html = page.content.decode()
+    assert "The tournament has finished: its entries are the record" in html
+    forms = entries_inline(page).formset.forms
+    assert all(not set(form.fields) & {"player", "withdrawn"} for form in forms)
+    # The page saves (a name corrected) without touching the entries, even
+    # though no withdrawn box was posted for the withdrawn entry.
+    data = change_form_data(staff, url_of(tournament))
+    data["name"] = "Duels (final)"
+    response = staff.post(url_of(tournament), data)
+    assert response.status_code == 302
+    assert list(
+        tournament.entries.order_by("pk").values_list("withdrawn", flat=True)
+    ) == [True, False, False, False]
