@@ -163,6 +163,11 @@ class EntryFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
             form.cleaned_data.get("player")
         )
 
+    def _was_active(self, form: Any) -> bool:
+        """Whether ``form``'s entry was in the event before this save (it
+        holds a place already)."""
+        return form.instance.pk is not None and not form.initial.get("withdrawn")
+
     def _registers(self, form: Any) -> bool:
         """Whether saving ``form`` registers its player (the API's rules apply)."""
         if not form.has_changed():
@@ -190,10 +195,15 @@ class EntryFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
         players.update(f.cleaned_data["player"].pk for f in rows)
         # Team places: taken first by the rows that do not register anyone.
         teams: Counter[str] = Counter(t for _, t, active in others if active and t)
+        # The tournament's places: taken first by the entries active before
+        # this save that stay so (a row withdrawn or deleted frees its place).
+        taken = sum(1 for _, _, active in others if active)
         registering = []
         for form in rows:
             team = form.cleaned_data.get("team", form.instance.team) or ""
             active = not form.cleaned_data.get("withdrawn", form.instance.withdrawn)
+            if active and self._was_active(form):
+                taken += 1
             if not self._registers(form):
                 if active and team:
                     teams[team] += 1
@@ -227,6 +237,13 @@ class EntryFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
             except TableError as exc:
                 form.add_error(field, f"{player}: {exc.message}")
                 continue
+            if active and not self._was_active(form):
+                try:
+                    registration.entry_places_check(tournament=tournament, taken=taken)
+                except TableError as exc:
+                    form.add_error("player", f"{player}: {exc.message}")
+                    continue
+                taken += 1
             if field is not None:
                 form.cleaned_data["team"] = team
             form.instance.team = team
@@ -264,6 +281,24 @@ ENTRIES_CLOSED_NOTES = {
 }
 
 
+def entries_note(tournament: Tournament) -> str:
+    """The note above the *Entries* rows: why they are closed, or how many
+    of a limited tournament's places are taken."""
+    closed = ENTRIES_CLOSED_NOTES.get(TournamentStatus(tournament.status))
+    if closed is not None:
+        return closed
+    places = tournament.max_entries
+    if places is None:
+        return ""
+    taken = tournament.entries.filter(withdrawn=False).count()
+    return f"{taken} of {places} places are taken." + (
+        " The tournament is full: raise its places (or withdraw a player) to "
+        "enter another."
+        if taken >= places
+        else ""
+    )
+
+
 class EntryInline(admin.TabularInline):
     """The *Entries* rows. Once round 1 is seated the page offers no row to
     add (the save would refuse it) and the team is read-only: only
@@ -282,7 +317,7 @@ class EntryInline(admin.TabularInline):
     note = ""
 
     def get_formset(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
-        self.note = ENTRIES_CLOSED_NOTES.get(obj.status, "") if obj else ""
+        self.note = entries_note(obj) if obj is not None else ""
         return super().get_formset(request, obj, **kwargs)
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -390,7 +425,7 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = Tournament
         # The admin passes the fields it shows (TournamentAdmin.get_fields).
-        fields = ["name", *SETUP_FIELDS, "rounds"]
+        fields = ["name", *SETUP_FIELDS, "rounds", "max_entries"]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -469,7 +504,7 @@ class TournamentAdmin(admin.ModelAdmin):
         )
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        fields = ["name", *SETUP_FIELDS, "rounds", "status"]
+        fields = ["name", *SETUP_FIELDS, "rounds", "max_entries", "status"]
         if obj is not None:
             fields += [
                 "created_by",
@@ -578,8 +613,11 @@ class TournamentAdmin(admin.ModelAdmin):
                 )
 
     @admin.display(description="entries")
-    def entries_count(self, obj: Tournament) -> int:
-        return getattr(obj, "entries_total", 0)
+    def entries_count(self, obj: Tournament) -> int | str:
+        entered: int = getattr(obj, "entries_total", 0)
+        if obj.max_entries is None:
+            return entered
+        return f"{entered} of {obj.max_entries}"
 
     @admin.display(description="rounds")
     def rounds_played(self, obj: Tournament) -> str:

@@ -44,7 +44,13 @@ class TournamentSummaryOutputSerializer(serializers.Serializer):
     # A plain string in the schema: "status" enums of tables and tournaments
     # would otherwise collide in drf-spectacular's enum naming.
     status = serializers.CharField(help_text="registration, running or finished.")
-    entries_count = serializers.IntegerField()
+    entries_count = serializers.IntegerField(
+        help_text="Players entered (not withdrawn)."
+    )
+    max_entries = serializers.IntegerField(
+        allow_null=True,
+        help_text="Places: the most players who can enter; null for no limit.",
+    )
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)

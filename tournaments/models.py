@@ -39,6 +39,15 @@ SETUP_FIELDS = (
     "rated",
 )
 ROUND_FIELDS = ("rounds",)
+#: The places (``max_entries``): they can change while players may enter,
+#: and are frozen with the rounds once round 1 is seated.
+ENTRY_FIELDS = ("max_entries",)
+
+#: How a field reads in "its … can no longer change", where not its name.
+FIELD_PHRASES = {"max_entries": "places"}
+
+#: The fewest places a tournament with a limit may have.
+MIN_PLACES = 2
 
 #: The most rounds a Swiss tournament may be set up with. A Swiss at
 #: 2-player tables seats people together again after ``players - 1`` rounds
@@ -62,7 +71,7 @@ def frozen_fields(status: str) -> tuple[str, ...]:
         return ()
     if status == TournamentStatus.REGISTRATION:
         return SETUP_FIELDS
-    return (*SETUP_FIELDS, *ROUND_FIELDS)
+    return (*SETUP_FIELDS, *ROUND_FIELDS, *ENTRY_FIELDS)
 
 
 class Tournament(models.Model):
@@ -103,6 +112,13 @@ class Tournament(models.Model):
         default=False,
         help_text="Alkort at 4: entries play in fixed pairs (same team name).",
     )
+    max_entries = models.PositiveIntegerField(
+        "places",
+        null=True,
+        blank=True,
+        help_text="The most players who can enter (a team event: players, in "
+        "pairs); empty for no limit. Withdrawn players hold no place.",
+    )
     status = models.CharField(
         max_length=16,
         choices=TournamentStatus.choices,
@@ -139,6 +155,11 @@ class Tournament(models.Model):
                 condition=models.Q(rounds__gte=1),
                 name="tournaments_rounds_positive",
             ),
+            models.CheckConstraint(
+                condition=models.Q(max_entries__isnull=True)
+                | models.Q(max_entries__gte=MIN_PLACES),
+                name="tournaments_max_entries_at_least_2",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -163,7 +184,9 @@ class Tournament(models.Model):
         ``MAX_SWISS_ROUNDS`` (when the rounds or the format are set or
         changed: a tournament saved before the bound keeps its count), and
         any change to a set-up field the tournament's stored status has
-        frozen (``frozen_fields``).
+        frozen (``frozen_fields``), and places (``max_entries``) that are
+        fewer than two, odd in a team event, or fewer than the players
+        already entered.
         """
         errors: dict[str, Any] = {}
         if self.rounds is not None and self.rounds < 1:
@@ -177,6 +200,7 @@ class Tournament(models.Model):
             errors["rounds"] = (
                 f"A Swiss tournament plays at most {MAX_SWISS_ROUNDS} rounds."
             )
+        errors.update(self._places_errors())
         errors.update(self.frozen_changes())
         try:
             tournament_validate(tournament=self)
@@ -185,6 +209,31 @@ class Tournament(models.Model):
                 errors.setdefault(name, messages)
         if errors:
             raise ValidationError(errors)
+
+    def _places_errors(self) -> dict[str, str]:
+        """What is wrong with ``max_entries``: fewer than two places, an odd
+        number in a team event (its last place could never make a team), or
+        fewer places than the players already entered (withdraw them first)."""
+        places = self.max_entries
+        if places is None:
+            return {}
+        if places < MIN_PLACES:
+            return {
+                "max_entries": f"Give at least {MIN_PLACES} places, or leave it empty."
+            }
+        if self.team_event and places % 2:
+            return {
+                "max_entries": "In a team event players enter in pairs: give an "
+                "even number of places."
+            }
+        if self.pk is not None:
+            entered = self.entries.filter(withdrawn=False).count()
+            if entered > places:
+                return {
+                    "max_entries": f"{entered} players are entered: give at least "
+                    f"{entered} places, or withdraw players first."
+                }
+        return {}
 
     def _rounds_set_or_changed(self) -> bool:
         """Whether this is a new tournament, or its rounds or format changed."""
@@ -210,7 +259,7 @@ class Tournament(models.Model):
             return {}
         stored = (
             Tournament.objects.filter(pk=self.pk)
-            .values("status", *SETUP_FIELDS, *ROUND_FIELDS)
+            .values("status", *SETUP_FIELDS, *ROUND_FIELDS, *ENTRY_FIELDS)
             .first()
         )
         if stored is None:
@@ -218,8 +267,8 @@ class Tournament(models.Model):
         frozen = frozen_fields(stored["status"])
         status = STATUS_PHRASES[TournamentStatus(stored["status"])]
         return {
-            name: f"The tournament is {status}: its {name.replace('_', ' ')} can no "
-            "longer change."
+            name: f"The tournament is {status}: its "
+            f"{FIELD_PHRASES.get(name, name.replace('_', ' '))} can no longer change."
             for name in frozen
             if (fields is None or name in fields)
             and getattr(self, name) != stored[name]

@@ -228,6 +228,7 @@ def tournament_summary(*, tournament: Tournament) -> dict[str, Any]:
         "team_event": tournament.team_event,
         "status": tournament.status,
         "entries_count": entries,
+        "max_entries": tournament.max_entries,
         "created_at": tournament.created_at,
         "started_at": tournament.started_at,
         "finished_at": tournament.finished_at,

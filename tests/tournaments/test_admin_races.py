@@ -12,6 +12,7 @@ from django.test import Client
 from accounts.models import User
 from games.models import TableStatus
 from games.services.locking import table_lock
+from tests.accounts.factories import UserFactory
 from tests.games.tables import play_to_end
 from tests.races import holding, in_background, wait_for_lock_waiters
 from tests.tournaments.factories import TournamentFactory, enter, organiser_user
@@ -121,3 +122,39 @@ def test_withdrawing_a_player_whose_match_is_ending_leaves_the_table_alone() -> 
     assert table.status == TableStatus.FINISHED
     seat = table.seats.get(user=entry.player)
     assert (seat.bot_level, seat.replaced_user_id) == (None, None)
+
+
+def test_a_player_registering_for_the_last_place_beats_an_admin_row() -> None:
+    """A player registers for the last place while an organiser saves a row
+    entering someone else. The save waits for the registration (the
+    tournament's row lock), then counts the places again and refuses its
+    row: the event never has more players than places."""
+    tournament = duel(entries=3, max_entries=4)
+    client = staff_client(organiser_user())
+    url = f"{CHANGELIST}{tournament.pk}/change/"
+    data = change_form_data(client, url)
+    newcomer, player = UserFactory(), UserFactory()
+    data.update(
+        {
+            "entries-TOTAL_FORMS": 4,
+            "entries-3-player": newcomer.pk,
+            "entries-3-tournament": tournament.pk,
+        }
+    )
+
+    with holding(
+        lambda: tournament_lock(tournament.pk),
+        then=lambda: services.entry_register(tournament_id=tournament.pk, user=player),
+    ) as registering:
+        save = in_background(lambda: client.post(url, data))
+        wait_for_lock_waiters(1)
+    assert registering.outcome.ok, registering.outcome.error
+    response = save.wait().get()
+
+    assert response.status_code == 200  # the form again, with the error
+    (row,) = response.context["inline_admin_formsets"][0].formset.forms[3:]
+    assert row.errors == {
+        "player": [f"{newcomer}: 'Duels' is full: all its 4 places are taken."]
+    }
+    assert Entry.objects.filter(tournament=tournament, withdrawn=False).count() == 4
+    assert not Entry.objects.filter(player=newcomer).exists()

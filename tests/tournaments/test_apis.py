@@ -67,6 +67,7 @@ def test_list_hides_drafts_and_filters() -> None:
         "team_event": False,
         "status": "registration",
         "entries_count": 0,
+        "max_entries": None,
         "created_at": body["results"][1]["created_at"],
         "started_at": None,
         "finished_at": None,

@@ -81,3 +81,18 @@ def test_registering_twice_at_once_makes_one_entry() -> None:
     )
     assert sorted(results, key=str) == [(409, "already_registered"), "ok"]
     assert Entry.objects.filter(player=user).count() == 1
+
+
+def test_two_players_after_the_last_place_get_one_place() -> None:
+    tournament = TournamentFactory(name="Capped", max_entries=3)
+    services.registration_open(tournament_id=tournament.pk)
+    enter(tournament, 2)
+    first, second = UserFactory(), UserFactory()
+    results = race(
+        [
+            lambda: services.entry_register(tournament_id=tournament.pk, user=first),
+            lambda: services.entry_register(tournament_id=tournament.pk, user=second),
+        ]
+    )
+    assert sorted(results, key=str) == [(409, "tournament_full"), "ok"]
+    assert tournament.entries.filter(withdrawn=False).count() == 3

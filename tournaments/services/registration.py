@@ -89,6 +89,22 @@ def entry_team_room_check(*, team: str, mates: int) -> None:
         raise Conflict("team_full", f"Team {team!r} already has two players.")
 
 
+def entry_places_check(*, tournament: Tournament, taken: int) -> None:
+    """Refuse (``tournament_full``) one more player when ``taken`` active
+    entries already fill the tournament's places (``max_entries``).
+
+    Shared by the API's registration and the admin's Entries rows; both hold
+    the tournament's row lock, so two players after the last place never both
+    get it.
+    """
+    places = tournament.max_entries
+    if places is not None and taken >= places:
+        raise Conflict(
+            "tournament_full",
+            f"{tournament.name!r} is full: all its {places} places are taken.",
+        )
+
+
 def entry_seed_rating(*, tournament: Tournament, player: User) -> float | None:
     """The seed rating stored on ``player``'s entry when they register."""
     return ratings.rating_get(user=player, game=tournament.game)
@@ -98,8 +114,9 @@ def entry_seed_rating(*, tournament: Tournament, player: User) -> float | None:
 def entry_register(*, tournament_id: int, user: User, team: str = "") -> Entry:
     """Register ``user`` (in a team event, in team ``team``). Lock: the tournament row.
 
-    A player who withdrew may register again while registration is open. The
-    seed rating is read now (``entry_seed_rating``).
+    A player who withdrew may register again while registration is open,
+    if a place is free (``entry_places_check``: a withdrawn player holds
+    none). The seed rating is read now (``entry_seed_rating``).
     """
     tournament = tournament_lock(tournament_id, public=True)
     if user.is_bot:
@@ -116,6 +133,10 @@ def entry_register(*, tournament_id: int, user: User, team: str = "") -> Entry:
         raise Conflict(
             "already_registered", f"You are already registered for {tournament.name!r}."
         )
+    entry_places_check(
+        tournament=tournament,
+        taken=tournament.entries.filter(withdrawn=False).count(),
+    )
     rating = entry_seed_rating(tournament=tournament, player=user)
     if entry is None:
         return Entry.objects.create(
