@@ -179,3 +179,68 @@ def test_a_player_is_shown_their_table(
     expect(link).to_have_text(re.compile(r"^Play at table #\d+$"))
     link.click()
     expect(page).to_have_url(re.compile(r"/tables/\d+/$"))
+
+
+# An event of two places, one taken; FILL has another person take the last.
+PLACES_SET_UP = """
+import json
+from accounts.models import User
+from tests.tournaments.factories import TournamentFactory
+from tournaments import services
+
+tournament = TournamentFactory(
+    name="Two places", game="alkort", table_size=2, options={"target": 1},
+    max_entries=2,
+)
+services.registration_open(tournament_id=tournament.pk)
+# Named after the tournament: factory names repeat from one shell to the next.
+first = User.objects.create(username=f"first-of-{tournament.pk}")
+services.entry_register(tournament_id=tournament.pk, user=first)
+print(json.dumps({"tournament": tournament.pk}))
+"""
+
+# Named after the person: factory names repeat from one shell to the next.
+FILL = """
+from accounts.models import User
+from tournaments import services
+late = User.objects.create(username=NAME + "-late")
+services.entry_register(tournament_id=ID, user=late)
+"""
+
+
+@pytest.mark.timeout(90)
+def test_places_taken_and_a_full_tournament(
+    player: Any, live_manage: Callable[[str], str]
+) -> None:
+    """A tournament with a limit shows its places taken in the list and on
+    its page; once full, its page says so instead of offering Register."""
+    made = json.loads(live_manage(PLACES_SET_UP).strip().splitlines()[-1])
+    person = player()
+    name = sign_up(person)
+    page = person.page
+
+    page.goto("/tournaments/")
+    listed = page.locator("#tournament-list li", has_text="Two places")
+    expect(listed).to_contain_text("1 of 2 places taken")
+
+    page.goto(f"/tournaments/{made['tournament']}/")
+    expect(
+        page.get_by_role("heading", name="Registered (1 of 2 places taken)")
+    ).to_be_visible()
+    page.get_by_role("button", name="Register").click()
+    expect(
+        page.get_by_role("heading", name="Registered (2 of 2 places taken)")
+    ).to_be_visible()
+    # Entered, the person can still withdraw from a full event.
+    page.get_by_role("button", name="Withdraw").click()
+    expect(page.locator("#entries li")).to_have_count(1)
+    assert name not in page.locator("#entries").inner_text()
+
+    live_manage(
+        FILL.replace("NAME", json.dumps(name)).replace("ID", str(made["tournament"]))
+    )
+    page.reload()
+    expect(page.locator("#tournament-full")).to_have_text(
+        "The tournament is full: all 2 places are taken."
+    )
+    assert page.get_by_role("button", name="Register").count() == 0

@@ -34,6 +34,17 @@ function setUp(t, catalogue) {
   ].filter(Boolean).join(" · ");
 }
 
+// "5 players", or "5 of 8 places taken" when the organiser set a limit.
+function entrants(count, places) {
+  if (places === null || places === undefined) return plural(count, "player");
+  return `${count} of ${places} places taken`;
+}
+
+// Whether every place of a limited tournament is taken.
+function isFull(t, count) {
+  return t.max_entries !== null && t.max_entries !== undefined && count >= t.max_entries;
+}
+
 function statusTag(status) {
   return el("span", { class: `tag status-${status}` }, STATUS[status] || status);
 }
@@ -59,7 +70,7 @@ async function list() {
     el("div", {},
       el("a", { href: `/tournaments/${t.id}/` }, el("strong", {}, t.name)), statusTag(t.status),
       el("div", { class: "muted" }, setUp(t, catalogue))),
-    el("span", { class: "muted" }, t.entries_count === null || t.entries_count === undefined ? "" : plural(t.entries_count, "player")))))));
+    el("span", { class: "muted" }, t.entries_count === null || t.entries_count === undefined ? "" : entrants(t.entries_count, t.max_entries)))))));
 }
 
 function playerLink(name) {
@@ -68,7 +79,8 @@ function playerLink(name) {
 
 function entriesPanel(t) {
   const entries = results(t.entries || []).filter((e) => !e.withdrawn);
-  return el("section", { class: "panel" }, el("h2", {}, `Registered (${entries.length})`),
+  const count = t.max_entries === null || t.max_entries === undefined ? String(entries.length) : entrants(entries.length, t.max_entries);
+  return el("section", { class: "panel" }, el("h2", {}, `Registered (${count})`),
     entries.length
       ? el("ol", { class: "entries", id: "entries" }, entries.map((e) => el("li", {},
         playerLink(e.username), e.team ? el("span", { class: "muted" }, ` · ${e.team}`) : null)))
@@ -164,7 +176,11 @@ async function detail() {
   let actions = null;
   if (t.status === "registration") {
     const entered = results(t.entries || []).some((e) => e.username === me && !e.withdrawn);
-    if (me && !entered && t.team_event) {
+    const taken = results(t.entries || []).filter((e) => !e.withdrawn).length;
+    if (!entered && isFull(t, taken)) {
+      // Registering would be refused (tournament_full): say so instead.
+      actions = el("p", { class: "hint", id: "tournament-full" }, `The tournament is full: all ${t.max_entries} places are taken.`);
+    } else if (me && !entered && t.team_event) {
       // A team event: players enter in pairs, each naming the same team.
       form = el("form", {
         id: "register-form", novalidate: true,
