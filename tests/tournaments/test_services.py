@@ -13,6 +13,8 @@ import pytest
 
 from accounts.models import User
 from games.errors import Conflict
+from games.models import Seat
+from tests.games.tables import play_to_end
 from tests.tournaments.factories import (
     TournamentFactory,
     enter,
@@ -20,7 +22,7 @@ from tests.tournaments.factories import (
     round_tables,
 )
 from tournaments import services
-from tournaments.models import Round, Tournament, TournamentStatus
+from tournaments.models import Entry, Round, Tournament, TournamentStatus
 from tournaments.services.standings import standings_rows
 
 pytestmark = [pytest.mark.django_db, pytest.mark.timeout(180)]
@@ -292,3 +294,43 @@ def test_a_deactivated_players_round_is_refused_until_they_are_withdrawn(
     idle.save(update_fields=["withdrawn"])
     rnd = services.round_seat(tournament_id=tournament.pk)  # seated again
     assert not rnd.tables.filter(seats__entry=idle).exists()
+
+
+def test_a_player_deactivated_mid_round_keeps_their_seat_until_withdrawn(
+    organiser: User,
+) -> None:
+    """Deactivated while their match is in play: nothing changes at that
+    table by itself (their seat is theirs until the organiser withdraws them,
+    or a clock runs their time out); the round finishes once its tables end,
+    and the next seating is refused naming them, as at the first."""
+    tournament = duel(4, rounds=2)
+    services.round_seat(tournament_id=tournament.pk)
+    services.round_start(tournament_id=tournament.pk, user=organiser)
+    idle = tournament.entries.order_by("pk").first()
+    assert idle is not None
+    idle.player.is_active = False
+    idle.player.save(update_fields=["is_active"])
+    tables = [t.table for t in Round.objects.get().tables.select_related("table")]
+    seat = Seat.objects.get(table__in=tables, user=idle.player)
+    assert (seat.bot_level, seat.replaced_user_id) == (None, None)
+    with pytest.raises(Conflict) as refused:
+        services.round_seat(tournament_id=tournament.pk)
+    assert refused.value.code == "round_unfinished"
+    for table in tables:
+        assert table is not None
+        play_to_end(table)  # as a clock would, for the idle seat
+    services.round_finish(tournament_id=tournament.pk)
+    with pytest.raises(Conflict) as refused:
+        services.round_seat(tournament_id=tournament.pk)
+    assert (refused.value.code, refused.value.message) == (
+        "deactivated",
+        f"Round 2 cannot be seated: the account of {idle.player.username} is "
+        "deactivated, so they cannot play. Withdraw them (tick withdrawn on "
+        "their entry), or reactivate the account, then try again.",
+    )
+    Entry.objects.filter(pk=idle.pk).update(withdrawn=True)
+    rnd = services.round_seat(tournament_id=tournament.pk)
+    assert not rnd.tables.filter(seats__entry=idle).exists()
+    services.standings_recompute(tournament_id=tournament.pk)
+    idle.refresh_from_db()
+    assert idle.standing.played == 1  # their round 1 result stands
