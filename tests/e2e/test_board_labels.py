@@ -1,0 +1,63 @@
+"""The board's labels at 390 px: no word breaks mid-way, nothing scrolls sideways.
+
+The page lets a long name break anywhere (``overflow-wrap: anywhere`` on the
+body), and a grid column sized to its content then shrinks to one letter:
+Alkort's centre label "Exchange" came out as "Exc / han / ge" between the
+left and right seats of a 4-player table. Each game's first moves are played
+here as the seat, and every label of the board and turn bar is measured word
+by word after each of them.
+
+Alkort's felt also keeps its height from move to move: a seat box used to grow
+by a card's height when its trick card landed, pushing everything below down.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import keep_screenshot
+from tests.e2e.flows import MOVES, create_table, move_done, seq, sign_up, wait_turn
+from tests.e2e.layout import broken_words, page_width
+
+TABLES = [("alkort", 4), ("alkort", 2), ("alager", 4), ("allegra", 4)]
+MOVES_CHECKED = 12
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize(("game", "players"), TABLES)
+def test_board_labels_keep_their_words_whole_at_390px(
+    player: Any, screenshot_dir: Path, game: str, players: int
+) -> None:
+    person = player(390, 844)
+    page = person.page
+    sign_up(person, prefix="lb")
+    create_table(page, game, players)
+    centres: set[str] = set()
+    felt_heights: dict[int, int] = {}
+    for move in range(MOVES_CHECKED):
+        state = wait_turn(page)
+        if page.locator(".felt-centre").count():
+            centres.add(page.locator(".felt-centre").inner_text())
+            height = round(page.locator(".alkort-felt").bounding_box()["height"])
+            felt_heights.setdefault(height, move)
+            if len(felt_heights) > 1:
+                keep_screenshot(
+                    page, screenshot_dir, f"{game}-{players}p-390-felt-{move}"
+                )
+        where = f"{game} {players}p, before move {move + 1}"
+        assert broken_words(page) == [], where
+        assert page_width(page) <= 390, where
+        if move == 0:
+            keep_screenshot(page, screenshot_dir, f"{game}-{players}p-390-labels")
+        if state == "over":
+            break
+        before = seq(page)
+        MOVES[game](page)
+        move_done(page, before)
+    if game == "alkort":
+        # Every deal opens with the stock exchange, at the seat's first turn.
+        assert "Exchange" in centres, centres
+        assert len(felt_heights) == 1, f"the felt's height changed: {felt_heights}"
