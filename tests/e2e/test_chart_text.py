@@ -70,3 +70,30 @@ def test_chart_text_is_readable_at_390_and_1440(
             # height cap beside nothing else.
             assert charts[0]["height"] <= 260, charts
         keep_screenshot(page, screenshot_dir, f"game-stats-alkort-{width}")
+
+
+@pytest.mark.timeout(180)
+def test_one_rated_match_is_a_line_from_the_starting_rating(player: Any) -> None:
+    """After the first rated match the chart was one dot in an empty box: it
+    now starts at the rating before that match, so the change shows."""
+    person = player()
+    name = sign_up(person)
+    page = person.page
+    create_table(page, "alkort", 2, {"target": 1}, rated=True)
+    play_to_end(page, "alkort")
+    wait_counted(page, name, "alkort", 1)
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"/players/{name}/")
+    chart = page.locator(".rating-history[data-game=alkort] svg.chart")
+    chart.wait_for()
+    tips = chart.locator("circle title").all_text_contents()
+    assert len(tips) == 2, tips
+    assert tips[0].startswith("Before the first match: rating "), tips
+    assert tips[1].startswith("Table "), tips
+    vertices = chart.locator("polyline").get_attribute("points") or ""
+    assert len(vertices.split(" ")) == 2, vertices
+    axis = chart.locator("text").all_text_contents()
+    assert "start" in axis and "first match" in axis, axis
+    hint = page.locator(".rating-history[data-game=alkort] .hint").text_content()
+    assert hint.startswith("From the starting rating, each point is a rated match")

@@ -191,15 +191,16 @@ async function readRatingHistory(username, game) {
 async function historyChart(username, game) {
   const history = await ratingHistory(username, game);
   if (!history.length) return emptyState("No rated matches yet.");
-  const points = history.map((entry, i) => {
-    const mu = entry.after.mu;
-    const sigma = entry.after.sigma;
-    return {
-      y: mu - 3 * sigma, low: mu - 3 * sigma, high: mu,
-      label: `Table ${entry.table}: place ${entry.place}, rating ${(mu - 3 * sigma).toFixed(2)} (μ ${mu.toFixed(2)}, σ ${sigma.toFixed(2)})`,
-      axis: entry.matches === 1 ? "first match" : (i === 0 ? `match ${entry.matches}` : `${entry.matches} matches`),
-    };
+  const point = ({ mu, sigma }, label, axis) => ({
+    y: mu - 3 * sigma, low: mu - 3 * sigma, high: mu,
+    label: `${label}rating ${(mu - 3 * sigma).toFixed(2)} (μ ${mu.toFixed(2)}, σ ${sigma.toFixed(2)})`, axis,
   });
+  const points = history.map((entry, i) => point(entry.after, `Table ${entry.table}: place ${entry.place}, `,
+    entry.matches === 1 ? "first match" : (i === 0 ? `match ${entry.matches}` : `${entry.matches} matches`)));
+  // A history from the first match starts at the rating before it: one
+  // match is then a line from the start, not a lone dot in an empty box.
+  const fromStart = history[0].matches === 1 && history[0].before;
+  if (fromStart) points.unshift(point(history[0].before, "Before the first match: ", "start"));
   return el("div", {},
     lineChart(points, {
       title: `${game} rating history of ${username}`,
@@ -207,7 +208,8 @@ async function historyChart(username, game) {
       ...chartSize(),
       height: narrow() ? 240 : 220,
     }),
-    el("p", { class: "hint" }, "Each point is a rated match; the shaded band reaches up to μ, the skill estimate before the caution margin."
+    el("p", { class: "hint" }, (fromStart ? "From the starting rating, each point is a rated match" : "Each point is a rated match")
+      + "; the shaded band reaches up to μ, the skill estimate before the caution margin."
       + (history[0].matches > 1 ? ` Showing the latest ${history.length} of ${history[history.length - 1].matches}.` : "")));
 }
 
