@@ -7,7 +7,8 @@ left and right seats of a 4-player table. Each game's first moves are played
 here as the seat, and every label of the board and turn bar is measured word
 by word after each of them.
 
-Alkort's felt also keeps its height from move to move: a seat box used to grow
+The turn bar keeps room for two lines on a phone, and Alkort's felt keeps
+its height from move to move: a seat box used to grow
 by a card's height when its trick card landed, pushing everything below down.
 """
 
@@ -24,6 +25,13 @@ from tests.e2e.layout import broken_words, page_width
 
 TABLES = [("alkort", 4), ("alkort", 2), ("alager", 4), ("allegra", 4)]
 MOVES_CHECKED = 12
+TURN_BAR = """() => {
+  const bar = document.getElementById('turn-bar');
+  const style = getComputedStyle(bar);
+  return { height: bar.getBoundingClientRect().height, text: bar.innerText,
+    line: parseFloat(style.lineHeight),
+    padding: parseFloat(style.paddingTop) + parseFloat(style.paddingBottom) };
+}"""
 
 
 @pytest.mark.timeout(240)
@@ -48,6 +56,11 @@ def test_board_labels_keep_their_words_whole_at_390px(
                     page, screenshot_dir, f"{game}-{players}p-390-felt-{move}"
                 )
         where = f"{game} {players}p, before move {move + 1}"
+        if state != "over":
+            # A one-line status keeps the room of two, so the board does not
+            # jump when the next status ("random bot 2 to play — …") is longer.
+            bar = page.evaluate(TURN_BAR)
+            assert bar["height"] >= 2 * bar["line"] + bar["padding"] - 1, (where, bar)
         assert broken_words(page) == [], where
         assert page_width(page) <= 390, where
         if move == 0:
