@@ -158,8 +158,9 @@ function grids(ctx) {
       sharedWith === ctx.seat ? el("span", {}, "you") : seatLabel(ctx.names(sharedWith)),
       wraps && n > 2 ? el("span", {}, " ↺") : null));
   });
-  // It scrolls sideways on a phone: a keyboard can scroll it too.
-  return el("div", { class: "ring-scroll", tabindex: "0", role: "region", "aria-label": "Grids" },
+  // It scrolls sideways on a phone: a keyboard can scroll it too. The number
+  // of grids sizes the cells (cardroom.css), so a desktop shows every grid.
+  return el("div", { class: "ring-scroll", tabindex: "0", role: "region", "aria-label": "Grids", style: `--grids:${blocks.length}` },
     el("div", { class: "ring" }, blocks));
 }
 
