@@ -73,4 +73,10 @@ def test_board_labels_keep_their_words_whole_at_390px(
     if game == "alkort":
         # Every deal opens with the stock exchange, at the seat's first turn.
         assert "Exchange" in centres, centres
+        # Where no card has landed yet, its place is an empty card's outline.
+        outlines = page.evaluate(
+            """[...document.querySelectorAll('.trick-card:empty')].map((n) =>
+              getComputedStyle(n, '::before').borderTopStyle)"""
+        )
+        assert outlines and set(outlines) == {"dashed"}, outlines
         assert len(felt_heights) == 1, f"the felt's height changed: {felt_heights}"
