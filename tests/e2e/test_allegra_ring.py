@@ -52,3 +52,44 @@ def test_every_grid_shows_at_1440_and_the_ring_scrolls_at_390(
     # A phone keeps the 34 px cells and scrolls the ring in its own box.
     assert ring["scrolls"] and ring["cell"] >= 33.5, ring
     assert page_width(page) <= 390
+
+
+@pytest.mark.timeout(60)
+def test_the_grids_stay_put_when_a_knock_window_opens(player: Any) -> None:
+    """The knock line ("Knock window: 2 of 2 still to answer.") sat in the
+    felt above the grids: when a window opened, every grid jumped down by its
+    height just as the seat had to answer. It is now under the grids."""
+    page = player(390, 844).page
+    page.goto("/")
+
+    tops = page.evaluate(
+        """async () => {
+          const { default: allegra } = await import('/static/web/js/games/allegra.js');
+          const names = (seat) => ['ada', 'bo', 'cy'][seat];
+          const grid = () => [0, 1, 2].map(() => ['down', 'down', 'down', 'down']);
+          const view = (knock) => ({
+            players: 3, phase: knock ? 'knock_window' : 'turn_start', active: 2,
+            to_act: [0], drawn: knock ? 10 : null, draw_pile: 70, discard_pile: [9],
+            out_of_play: [], scores: [0, 0, 0], grids: [grid(), grid(), grid()],
+            round: 1, rounds: 1, trigger: null,
+            knock: knock ? { eligible: [0, 1], pending: [0, 1], knockers: null,
+                             knocker: null, your_answer: null, hand: null,
+                             hand_hidden: false, taken: null } : null,
+          });
+          const top = (knock) => {
+            const board = allegra.board({ view: view(knock), names, seat: 0, legal: [],
+              events: [], act: () => {}, redraw: () => {} });
+            document.querySelector('main').append(board);
+            const ring = board.querySelector('.ring-scroll').getBoundingClientRect().top
+              - board.getBoundingClientRect().top;
+            const shown = Boolean(board.querySelector('.knock-info'));
+            board.remove();
+            return { ring, shown };
+          };
+          return [top(false), top(true)];
+        }"""
+    )
+
+    closed, open_ = tops
+    assert not closed["shown"] and open_["shown"], tops
+    assert closed["ring"] == open_["ring"], tops

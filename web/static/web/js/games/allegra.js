@@ -263,9 +263,12 @@ function board(ctx) {
   for (const give of legalOf(ctx, "give")) {
     actions.push(actionButton(ctx, `Give it to ${ctx.names(give.to)}`, give, { key: `give-${give.to}` }));
   }
+  // The knock line comes and goes with the knock window: under the grids, so
+  // they stay where they are when it opens.
   return el("div", { class: "allegra" },
-    el("div", { class: "felt allegra-felt" }, piles(ctx), knockInfo(ctx)),
+    el("div", { class: "felt allegra-felt" }, piles(ctx)),
     grids(ctx),
+    knockInfo(ctx),
     el("p", { class: "hint", id: "action-hint" }, hintFor(ctx)),
     el("div", { class: "actions" }, actions));
 }
