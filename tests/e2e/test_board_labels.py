@@ -80,3 +80,21 @@ def test_board_labels_keep_their_words_whole_at_390px(
         )
         assert outlines and set(outlines) == {"dashed"}, outlines
         assert len(felt_heights) == 1, f"the felt's height changed: {felt_heights}"
+
+
+@pytest.mark.timeout(120)
+def test_two_player_alkort_scores_start_level_with_the_names(player: Any) -> None:
+    """With two players each side is a person, named on a line of its own:
+    the score under the name was pushed 8 px right, by the gap meant for a
+    side's name beside it."""
+    person = player(1440, 900)
+    page = person.page
+    sign_up(person, prefix="sc")
+    create_table(page, "alkort", 2)
+    wait_turn(page)
+    edges = page.evaluate(
+        """[...document.querySelectorAll('.side-score')].map((box) => [
+          Math.round(box.querySelector('.seat-label').getBoundingClientRect().left),
+          Math.round(box.querySelector('.big').getBoundingClientRect().left)])"""
+    )
+    assert len(edges) == 2 and all(name == score for name, score in edges), edges
