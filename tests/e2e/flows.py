@@ -39,8 +39,12 @@ def sign_up(person: Any, prefix: str = "ada", length: int | None = None) -> str:
     page.fill("input[name=username]", name)
     page.fill("input[name=password]", PASSWORD)
     page.click("button[type=submit]")
-    page.wait_for_url("**/")
+    page.wait_for_url("**/")  # the sign-up page's own address matches too
     page.wait_for_selector(f".me:text-is('{name}')")
+    # The lobby's buttons do nothing until its module script has run, which
+    # may be after the name shows on a loaded machine: wait for the page's
+    # load event (after every module script), or a click can go unheard.
+    page.wait_for_load_state("load")
     person.username = name
     return name
 
