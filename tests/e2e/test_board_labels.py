@@ -98,3 +98,56 @@ def test_two_player_alkort_scores_start_level_with_the_names(player: Any) -> Non
           Math.round(box.querySelector('.big').getBoundingClientRect().left)])"""
     )
     assert len(edges) == 2 and all(name == score for name, score in edges), edges
+
+
+PILES = """() => [...document.querySelectorAll('.allegra-felt .pile')].map((pile) => ({
+  label: pile.querySelector('.pile-label').innerText.replace(/\\s+/g, ' '),
+  picture: Boolean(pile.querySelector('svg.card, .empty-pile')),
+}))"""
+
+
+@pytest.mark.timeout(240)
+def test_allegra_felt_keeps_its_height_when_triples_leave_at_390px(
+    player: Any, screenshot_dir: Path
+) -> None:
+    """The out-of-play pile was a bare label that appeared with the first
+    removed triple, and the felt grew by a row at 390 px. It is now drawn like
+    the other piles (its top card, or an empty card's outline) from the start.
+    A deck of fives alone makes a triple within a few moves."""
+    person = player(1440, 900)
+    page = person.page
+    sign_up(person, prefix="oop")
+    # A phone starts the lobby's options folded: the table is made wide.
+    create_table(page, "allegra", 4, {"deck_composition": " ".join(["5"] * 110)})
+    page.set_viewport_size({"width": 390, "height": 844})
+    felt_heights: dict[int, int] = {}
+    out_of_play = ""
+    drawn = False
+    for move in range(30):
+        state = wait_turn(page)
+        if state == "over":
+            break
+        piles = page.evaluate(PILES)
+        out = [pile for pile in piles if pile["label"].startswith("out of play")]
+        assert out and all(pile["picture"] for pile in piles), (move, piles)
+        out_of_play = out[0]["label"]
+        height = round(page.locator(".allegra-felt").bounding_box()["height"])
+        felt_heights.setdefault(height, move)
+        assert broken_words(page) == [], move
+        if drawn:
+            break
+        before = seq(page)
+        if (
+            out_of_play != "out of play 0"
+            and page.locator("[data-key=draw-btn]").count()
+        ):
+            # With a card drawn too, the four piles share one row.
+            page.locator("[data-key=draw-btn]").click()
+            drawn = True
+        else:
+            MOVES["allegra"](page)
+        move_done(page, before)
+    keep_screenshot(page, screenshot_dir, "allegra-4p-390-out-of-play")
+    assert drawn and out_of_play not in ("", "out of play 0"), out_of_play
+    assert page.locator(".pile.out-of-play svg.card").count() == 1
+    assert len(felt_heights) == 1, f"the felt's height changed: {felt_heights}"

@@ -174,9 +174,17 @@ function named(node, label) {
   return node;
 }
 
+// The piles, each a card's picture over its label: the deck (a card back), the
+// discard pile and the out-of-play pile (their top cards face up, or an empty
+// card's outline) and the drawn card. The out-of-play pile is there from the
+// first move where removed triples go to it, so the felt keeps its height
+// when the first triple leaves (cardroom.css keeps the labels two lines high
+// on a phone).
 function piles(ctx) {
   const v = ctx.view;
   const top = v.discard_pile.length ? v.discard_pile[v.discard_pile.length - 1] : null;
+  const gone = v.out_of_play.length ? v.out_of_play[v.out_of_play.length - 1] : null;
+  const outOfPlay = v.out_of_play.length || (v.options && v.options.triple_cards_to !== "discard");
   const draw = legalOf(ctx, "draw")[0];
   return el("div", { class: "piles" },
     el("div", { class: "pile" },
@@ -194,8 +202,14 @@ function piles(ctx) {
     el("div", { class: "pile drawn" },
       v.drawn === null || v.drawn === undefined ? el("span", { class: "card-slot empty-pile" })
         : el("span", { class: "card-slot" }, named(numberCard(v.drawn), `drawn card: ${v.drawn}`)),
-      el("span", { class: "pile-label" }, v.drawn === null || v.drawn === undefined ? "no card drawn" : `drawn by ${ctx.names(v.active)}`)),
-    v.out_of_play.length ? el("div", { class: "pile" }, el("span", { class: "pile-label" }, `out of play ${v.out_of_play.length}`)) : null);
+      // A long name is cut (seatLabel): the pile stays as wide as its card.
+      v.drawn === null || v.drawn === undefined ? el("span", { class: "pile-label" }, "no card drawn")
+        : el("span", { class: "pile-label" }, "drawn by ",
+          v.active === ctx.seat ? el("span", {}, "you") : seatLabel(ctx.names(v.active)))),
+    outOfPlay ? el("div", { class: "pile out-of-play" },
+      gone === null ? el("span", { class: "card-slot empty-pile" })
+        : el("span", { class: "card-slot" }, named(numberCard(gone), `last card out of play: ${gone}`)),
+      el("span", { class: "pile-label" }, `out of play ${v.out_of_play.length}`)) : null);
 }
 
 function knockInfo(ctx) {
