@@ -7,7 +7,8 @@ left and right seats of a 4-player table. Each game's first moves are played
 here as the seat, and every label of the board and turn bar is measured word
 by word after each of them.
 
-The turn bar keeps room for two lines on a phone, and Alkort's felt keeps
+The turn bar keeps room for two lines on a phone, and takes no more (every
+kind of status is rendered there, clock included), and Alkort's felt keeps
 its height from move to move: a seat box used to grow
 by a card's height when its trick card landed, pushing everything below down.
 """
@@ -61,6 +62,8 @@ def test_board_labels_keep_their_words_whole_at_390px(
             # jump when the next status ("random bot 2 to play — …") is longer.
             bar = page.evaluate(TURN_BAR)
             assert bar["height"] >= 2 * bar["line"] + bar["padding"] - 1, (where, bar)
+            # And never more than two: a third line moves the board down.
+            assert bar["height"] <= 2 * bar["line"] + bar["padding"] + 1, (where, bar)
         assert broken_words(page) == [], where
         assert page_width(page) <= 390, where
         if move == 0:
@@ -151,3 +154,57 @@ def test_allegra_felt_keeps_its_height_when_triples_leave_at_390px(
     assert drawn and out_of_play not in ("", "out of play 0"), out_of_play
     assert page.locator(".pile.out-of-play svg.card").count() == 1
     assert len(felt_heights) == 1, f"the felt's height changed: {felt_heights}"
+
+
+# Every kind of status each game's turn bar says, in its longest wording:
+# two-digit deals and limits, bots' names, konec and last turns, a clock.
+STATUS_LINES = """async () => {
+  const games = {};
+  for (const game of ['alager', 'alkort', 'allegra']) {
+    games[game] = (await import(`/static/web/js/games/${game}.js`)).default;
+  }
+  const names = (seat) => (seat === 0 ? 'ada (you)' : `random bot ${seat + 1}`);
+  const alager = [];
+  for (const end_mode of ['first_to_limit', 'elimination', 'fixed_deals']) {
+    for (const phase of ['turns', 'final']) {
+      alager.push({ options: { end_mode, penalty_limit: 15, num_deals: 12 }, deal: 12, phase,
+        current: 3, to_act: [3] });
+    }
+  }
+  const alkort = ['exchange', 'play'].map((phase) => ({ phase, deal: 12, tricks: [1, 2, 3, 4, 5, 6, 7, 8],
+    to_act: [3] }));
+  const allegra = [null, 2].flatMap((trigger) => [[3], [1, 2, 3]].map((to_act) => ({
+    round: 10, rounds: 12, trigger, to_act })));
+  const cases = [];
+  for (const [game, views] of Object.entries({ alager, alkort, allegra })) {
+    for (const view of views) {
+      for (const mine of [true, false]) {
+        const ctx = { view, names, seat: 0, legal: mine ? [{ type: 'pass' }] : [] };
+        cases.push({ game, text: games[game].status(ctx) });
+      }
+    }
+  }
+  const bar = document.createElement('section');
+  bar.className = 'turn-bar';
+  bar.innerHTML = '<span id="turn-text"></span><span class="timer">'
+    + '<span class="clock"></span>10:00</span>';
+  document.querySelector('main').prepend(bar);
+  const line = parseFloat(getComputedStyle(bar).lineHeight);
+  return cases.map(({ game, text }) => {
+    bar.firstChild.textContent = text;
+    return { game, text, lines: Math.round(bar.firstChild.getBoundingClientRect().height / line) };
+  });
+}"""
+
+
+@pytest.mark.timeout(60)
+def test_every_status_fits_two_lines_at_390px(player: Any) -> None:
+    """Alager's status, "random bot 4 to play (deal 12; 15 penalty points put
+    a player out). Konec was called: last turns.", took three lines of the
+    turn bar at 390 px and pushed the board down."""
+    page = player(390, 844).page
+    page.goto("/")
+    cases = page.evaluate(STATUS_LINES)
+    assert len(cases) == 24, cases
+    too_long = [f"{c['lines']} lines: {c['text']}" for c in cases if c["lines"] > 2]
+    assert too_long == [], "\n".join(too_long)

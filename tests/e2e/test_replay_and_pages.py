@@ -234,7 +234,9 @@ def test_a_doubled_allegra_round_says_what_was_doubled(player: Any) -> None:
 def test_alager_says_what_the_penalty_limit_does_and_why_the_match_ended(
     player: Any,
 ) -> None:
-    """The turn bar said "deal 3, limit 5", and the result only who won."""
+    """The turn bar said "deal 3, limit 5", and the result only who won. What
+    the limit does is said under the Players list (the turn bar, on a phone,
+    had no room for it)."""
     page = player().page
     page.goto("/")
 
@@ -251,8 +253,10 @@ def test_alager_says_what_the_penalty_limit_does_and_why_the_match_ended(
           const dialog = alager.result(ctx(view('first_to_limit', [1, 5, 2], over)));
           return {
             first: alager.status(ctx(view('first_to_limit', [0, 2, 1], null))),
-            out: alager.status(ctx(view('elimination', [0, 2, 1], null))),
             fixed: alager.status(ctx(view('fixed_deals', [0, 2, 1], null))),
+            firstNote: alager.limitNote(ctx(view('first_to_limit', [0, 2, 1], null))),
+            outNote: alager.limitNote(ctx(view('elimination', [0, 2, 1], null))),
+            fixedNote: alager.limitNote(ctx(view('fixed_deals', [0, 2, 1], null))),
             line: alager.outcomeLine(ctx(view('first_to_limit', [1, 5, 2], over))),
             fixedLine: alager.outcomeLine(ctx(view('fixed_deals', [1, 5, 2], over))),
             dialog: [...dialog.querySelectorAll('p')].map((p) => p.textContent),
@@ -260,9 +264,12 @@ def test_alager_says_what_the_penalty_limit_does_and_why_the_match_ended(
         }"""
     )
 
-    assert shown["first"] == "bo to play (deal 3; 5 penalty points end the match)."
-    assert shown["out"] == "bo to play (deal 3; 5 penalty points put a player out)."
-    assert shown["fixed"] == "bo to play (deal 3 of 6)."
+    # The turn bar says the deal; the Players list what the limit does.
+    assert shown["first"] == "bo to play — deal 3."
+    assert shown["fixed"] == "bo to play — deal 3 of 6."
+    assert shown["firstNote"] == "5 penalty points end the match."
+    assert shown["outNote"] == "5 penalty points put a player out."
+    assert shown["fixedNote"] == "6 deals; the fewest penalty points win."
     assert shown["line"] == (
         "ada wins (fewest penalty points). bo reached 5 penalty points."
     )

@@ -156,6 +156,15 @@ function renderSeats(ctx) {
   }));
 }
 
+// What ends the match (Alager's penalty limit), under the scores it is
+// about: said once here, the turn bar keeps to two lines on a phone.
+function renderSeatsNote(ctx) {
+  const note = document.getElementById("seats-note");
+  const text = ctx.view && renderer.limitNote ? renderer.limitNote(ctx) : "";
+  note.hidden = !text;
+  if (note.textContent !== text) note.textContent = text;
+}
+
 function renderLobby(ctx) {
   const box = document.getElementById("lobby-controls");
   if (ctx.table.status !== "lobby") {
@@ -435,6 +444,7 @@ function render() {
   renderWatching(ctx);
   renderTimer(ctx);
   renderSeats(ctx);
+  renderSeatsNote(ctx);
   renderLobby(ctx);
   if (ctx.view) {
     const active = document.activeElement;

@@ -139,14 +139,15 @@ function board(ctx) {
     el("div", { class: "actions" }, actions));
 }
 
-// Where the match stands, in words: a bare "limit 5" told a new player nothing.
-function progress(v) {
-  const o = v.options;
-  if (o.end_mode === "fixed_deals") return `deal ${v.deal} of ${o.num_deals}`;
-  const limit = plural(o.penalty_limit, "penalty point");
+// What ends the match, in words (under the Players list): a bare "limit 5"
+// told a new player nothing, and in the turn bar it made three lines on a phone.
+function limitNote(ctx) {
+  const o = ctx.view.options;
+  if (o.end_mode === "fixed_deals") return `${plural(o.num_deals, "deal")}; the fewest penalty points win.`;
   const one = o.penalty_limit === 1;
-  if (o.end_mode === "elimination") return `deal ${v.deal}; ${limit} put${one ? "s" : ""} a player out`;
-  return `deal ${v.deal}; ${limit} end${one ? "s" : ""} the match`;
+  const limit = plural(o.penalty_limit, "penalty point");
+  if (o.end_mode === "elimination") return `${limit} put${one ? "s" : ""} a player out.`;
+  return `${limit} end${one ? "s" : ""} the match.`;
 }
 
 // Why the match ended: the deals were played, or who reached the limit.
@@ -161,12 +162,16 @@ function endReason(ctx) {
   return `${who} reached ${plural(o.penalty_limit, "penalty point")}${o.end_mode === "elimination" ? " and went out" : ""}.`;
 }
 
+// Two lines at most on a phone, a clock beside: who plays, which deal, and
+// whether konec was called (the limit is under the Players list, limitNote).
 function status(ctx) {
   const v = ctx.view;
-  const limit = progress(v);
-  const final = v.phase === "final" ? " Konec was called: last turns." : "";
-  if (ctx.legal.length) return `Your turn (${limit}).${final}`;
-  return `${ctx.names(v.current)} to play (${limit}).${final}`;
+  const deal = v.options.end_mode === "fixed_deals" ? `deal ${v.deal} of ${v.options.num_deals}` : `deal ${v.deal}`;
+  if (v.phase === "final") {
+    return ctx.legal.length ? `Konec: your last turn — ${deal}.` : `Konec: last turn for ${ctx.names(v.current)} — ${deal}.`;
+  }
+  if (ctx.legal.length) return `Your turn — ${deal}.`;
+  return `${ctx.names(v.current)} to play — ${deal}.`;
 }
 
 function describe(event, ctx) {
@@ -232,4 +237,4 @@ function result(ctx) {
   return node;
 }
 
-export default { board, status, describe, seatInfo, summary, outcomeLine, result };
+export default { board, status, describe, seatInfo, limitNote, summary, outcomeLine, result };

@@ -235,6 +235,15 @@ function knockInfo(ctx) {
   return el("p", { class: "info knock-info" }, parts.join(" "));
 }
 
+// What to do now, after who ended the round, if someone did (the turn bar
+// says only "last moves").
+function hint(ctx) {
+  const v = ctx.view;
+  const move = hintFor(ctx);
+  if (v.trigger === null || v.trigger === undefined) return move;
+  return `${ctx.names(v.trigger)} ended the round: last moves.${move ? ` ${move}` : ""}`;
+}
+
 function hintFor(ctx) {
   const v = ctx.view;
   if (!ctx.legal.length) return waitingFor(ctx);
@@ -283,16 +292,22 @@ function board(ctx) {
     el("div", { class: "felt allegra-felt" }, piles(ctx)),
     grids(ctx),
     knockInfo(ctx),
-    el("p", { class: "hint", id: "action-hint" }, hintFor(ctx)),
+    el("p", { class: "hint", id: "action-hint" }, hint(ctx)),
     el("div", { class: "actions" }, actions));
 }
 
+// Two lines at most on a phone, a clock beside. With several seats to move
+// (the knock window) the bar counts them; the hint names them (waitingFor),
+// and says who ended the round (hint).
 function status(ctx) {
   const v = ctx.view;
   const round = `round ${v.round} of ${v.rounds}`;
-  const final = v.trigger !== null && v.trigger !== undefined ? ` ${ctx.names(v.trigger)} ended the round: last turns.` : "";
-  if (ctx.legal.length) return `Your move — ${round}.${final}`;
-  return `${v.to_act.map((s) => ctx.names(s)).join(", ")} to move — ${round}.${final}`;
+  const who = v.to_act.length > 1 ? `${v.to_act.length} players` : v.to_act.map((s) => ctx.names(s)).join("");
+  if (v.trigger !== null && v.trigger !== undefined) {
+    return ctx.legal.length ? `Your last move — ${round}.` : `Last moves: ${who} to move — ${round}.`;
+  }
+  if (ctx.legal.length) return `Your move — ${round}.`;
+  return `${who} to move — ${round}.`;
 }
 
 function describe(event, ctx) {
