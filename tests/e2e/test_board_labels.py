@@ -180,7 +180,7 @@ STATUS_LINES = """async () => {
     for (const view of views) {
       for (const mine of [true, false]) {
         const ctx = { view, names, seat: 0, legal: mine ? [{ type: 'pass' }] : [] };
-        cases.push({ game, text: games[game].status(ctx) });
+        cases.push({ game, mine, text: games[game].status(ctx) });
       }
     }
   }
@@ -190,9 +190,9 @@ STATUS_LINES = """async () => {
     + '<span class="clock"></span>10:00</span>';
   document.querySelector('main').prepend(bar);
   const line = parseFloat(getComputedStyle(bar).lineHeight);
-  return cases.map(({ game, text }) => {
+  return cases.map(({ game, mine, text }) => {
     bar.firstChild.textContent = text;
-    return { game, text, lines: Math.round(bar.firstChild.getBoundingClientRect().height / line) };
+    return { game, mine, text, lines: Math.round(bar.firstChild.getBoundingClientRect().height / line) };
   });
 }"""
 
@@ -208,3 +208,12 @@ def test_every_status_fits_two_lines_at_390px(player: Any) -> None:
     assert len(cases) == 24, cases
     too_long = [f"{c['lines']} lines: {c['text']}" for c in cases if c["lines"] > 2]
     assert too_long == [], "\n".join(too_long)
+    # The seat's own turn always opens with the same words, the cue the
+    # announcer reads out: after a knock it read "Konec: your last turn".
+    cue = {"alager": "Your turn", "alkort": "Your turn", "allegra": "Your move"}
+    unheard = [
+        c["text"]
+        for c in cases
+        if c["mine"] and not c["text"].startswith(cue[c["game"]])
+    ]
+    assert unheard == [], unheard

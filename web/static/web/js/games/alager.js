@@ -168,7 +168,7 @@ function status(ctx) {
   const v = ctx.view;
   const deal = v.options.end_mode === "fixed_deals" ? `deal ${v.deal} of ${v.options.num_deals}` : `deal ${v.deal}`;
   if (v.phase === "final") {
-    return ctx.legal.length ? `Konec: your last turn — ${deal}.` : `Konec: last turn for ${ctx.names(v.current)} — ${deal}.`;
+    return ctx.legal.length ? `Your turn (last: konec) — ${deal}.` : `Konec: last turn for ${ctx.names(v.current)} — ${deal}.`;
   }
   if (ctx.legal.length) return `Your turn — ${deal}.`;
   return `${ctx.names(v.current)} to play — ${deal}.`;

@@ -304,7 +304,7 @@ function status(ctx) {
   const round = `round ${v.round} of ${v.rounds}`;
   const who = v.to_act.length > 1 ? `${v.to_act.length} players` : v.to_act.map((s) => ctx.names(s)).join("");
   if (v.trigger !== null && v.trigger !== undefined) {
-    return ctx.legal.length ? `Your last move — ${round}.` : `Last moves: ${who} to move — ${round}.`;
+    return ctx.legal.length ? `Your move (last) — ${round}.` : `Last moves: ${who} to move — ${round}.`;
   }
   if (ctx.legal.length) return `Your move — ${round}.`;
   return `${who} to move — ${round}.`;
