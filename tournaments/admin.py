@@ -290,7 +290,7 @@ def entries_note(tournament: Tournament) -> str:
     places = tournament.max_entries
     if places is None:
         return ""
-    taken = tournament.entries.filter(withdrawn=False).count()
+    taken = tournament.places_taken()
     return f"{taken} of {places} places are taken." + (
         " The tournament is full: raise its places (or withdraw a player) to "
         "enter another."

@@ -210,6 +210,11 @@ class Tournament(models.Model):
         if errors:
             raise ValidationError(errors)
 
+    def places_taken(self) -> int:
+        """The players entered and not withdrawn: the places they hold (a
+        withdrawn player holds none)."""
+        return self.entries.filter(withdrawn=False).count()
+
     def _places_errors(self) -> dict[str, str]:
         """What is wrong with ``max_entries``: fewer than two places, an odd
         number in a team event (its last place could never make a team), or
@@ -227,7 +232,7 @@ class Tournament(models.Model):
                 "even number of places."
             }
         if self.pk is not None:
-            entered = self.entries.filter(withdrawn=False).count()
+            entered = self.places_taken()
             if entered > places:
                 return {
                     "max_entries": f"{entered} players are entered: give at least "

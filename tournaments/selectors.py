@@ -211,7 +211,7 @@ def tournament_summary(*, tournament: Tournament) -> dict[str, Any]:
     entries = (
         tournament.entries_count
         if hasattr(tournament, "entries_count")
-        else tournament.entries.filter(withdrawn=False).count()
+        else tournament.places_taken()
     )
     return {
         "id": tournament.pk,

@@ -133,10 +133,7 @@ def entry_register(*, tournament_id: int, user: User, team: str = "") -> Entry:
         raise Conflict(
             "already_registered", f"You are already registered for {tournament.name!r}."
         )
-    entry_places_check(
-        tournament=tournament,
-        taken=tournament.entries.filter(withdrawn=False).count(),
-    )
+    entry_places_check(tournament=tournament, taken=tournament.places_taken())
     rating = entry_seed_rating(tournament=tournament, player=user)
     if entry is None:
         return Entry.objects.create(
