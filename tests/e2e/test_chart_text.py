@@ -44,16 +44,23 @@ def check_charts(page: Any, width: int, where: str) -> list[dict[str, Any]]:
     return charts
 
 
-@pytest.mark.timeout(180)
-def test_chart_text_is_readable_at_390_and_1440(
-    player: Any, screenshot_dir: Path
-) -> None:
+def one_rated_match(player: Any) -> tuple[Any, str]:
+    """A new person's page once their first rated match (Alkort to one
+    point) is counted, and their name."""
     person = player()
     name = sign_up(person)
     page = person.page
     create_table(page, "alkort", 2, {"target": 1}, rated=True)
     play_to_end(page, "alkort")
     wait_counted(page, name, "alkort", 1)
+    return page, name
+
+
+@pytest.mark.timeout(180)
+def test_chart_text_is_readable_at_390_and_1440(
+    player: Any, screenshot_dir: Path
+) -> None:
+    page, name = one_rated_match(player)
 
     for width, height in ((390, 844), (1440, 900)):
         page.set_viewport_size({"width": width, "height": height})
@@ -76,12 +83,7 @@ def test_chart_text_is_readable_at_390_and_1440(
 def test_one_rated_match_is_a_line_from_the_starting_rating(player: Any) -> None:
     """After the first rated match the chart was one dot in an empty box: it
     now starts at the rating before that match, so the change shows."""
-    person = player()
-    name = sign_up(person)
-    page = person.page
-    create_table(page, "alkort", 2, {"target": 1}, rated=True)
-    play_to_end(page, "alkort")
-    wait_counted(page, name, "alkort", 1)
+    page, name = one_rated_match(player)
 
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"/players/{name}/")
