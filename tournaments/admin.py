@@ -807,10 +807,28 @@ class TournamentAdmin(admin.ModelAdmin):
         def call(t: Tournament) -> str:
             rnd = services.round_start(tournament_id=t.pk, user=request.user)  # type: ignore[arg-type]
             tables = rnd.tables.count()
-            return (
+            message = (
                 f"round {rnd.number} has started at {tables} "
                 f"table{'s' if tables != 1 else ''}."
             )
+            # A bye needs no play: it stands for a deactivated account, which
+            # the next seating refuses (so say it now, while there is time).
+            idle = sorted(
+                rnd.byes.filter(entry__player__is_active=False).values_list(
+                    "entry__player__username", flat=True
+                )
+            )
+            if idle and rnd.number < t.rounds:
+                many = len(idle) > 1
+                message += (
+                    f" The bye{'s' if many else ''} of {', '.join(idle)} "
+                    f"stand{'' if many else 's'}, but "
+                    f"{'their accounts are' if many else 'their account is'} "
+                    "deactivated: withdraw them or reactivate the "
+                    f"account{'s' if many else ''} before seating round "
+                    f"{rnd.number + 1}."
+                )
+            return message
 
         self._run(request, queryset, call)
 

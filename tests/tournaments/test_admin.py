@@ -885,6 +885,32 @@ def test_start_round_message_counts_one_table(staff: Client) -> None:
     ]
 
 
+def test_start_round_keeps_a_deactivated_players_bye_and_says_so(
+    staff: Client,
+) -> None:
+    """A bye needs no play, so a player given one whose account has been
+    deactivated since the seating does not stop the round: their bye stands.
+    The organiser is told at once, as the next seating will refuse them."""
+    tournament = alkort_duel(3, fill_policy="byes")
+    rnd = services.round_seat(tournament_id=tournament.pk)
+    bye = rnd.byes.select_related("entry__player").get()
+    idle = bye.entry.player
+    idle.is_active = False
+    idle.save(update_fields=["is_active"])
+    response = act(staff, "start_round", tournament)
+    assert messages_of(response) == [
+        (
+            "success",
+            "Duels: round 1 has started at 1 table. The bye of "
+            f"{idle.username} stands, but their account is deactivated: withdraw "
+            "them or reactivate the account before seating round 2.",
+        )
+    ]
+    rnd.refresh_from_db()
+    assert rnd.status == RoundStatus.RUNNING
+    assert rnd.byes.get().entry_id == bye.entry_id
+
+
 def test_start_round_names_players_withdrawn_since_the_seating(staff: Client) -> None:
     tournament = alkort_duel(4)
     services.round_seat(tournament_id=tournament.pk)
