@@ -11,17 +11,13 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db import connection
 from django.db.models import (
-    Case,
     Count,
     F,
     Max,
-    OuterRef,
     Q,
     QuerySet,
-    Subquery,
-    Value,
-    When,
     Window,
 )
 from django.db.models.functions import Rank
@@ -289,46 +285,75 @@ def game_stats_get(*, game: str) -> dict[str, Any]:
 _COMMON = {"matches", "rated_matches", "moves", "seconds", "timeouts", "by_players"}
 
 
+class _Meetings:
+    """The pairs of seats two players held at the same counted tables, oldest
+    first, for a paginator: ``count()`` and a slice each ask PostgreSQL (a
+    slice reads its page's rows only, as ``PlayerResult`` with the other
+    seat's ``b_seat``, ``b_place``, ``b_score`` and the ``result``)."""
+
+    _SQL = """
+        FROM {t} ra JOIN {t} rb ON rb.table_id = ra.table_id AND rb.user_id = %s
+        WHERE ra.user_id = %s AND ra.game = %s AND ra.user_id <> rb.user_id
+    """
+    _RESULT = """
+        CASE WHEN ra.side = rb.side THEN 'partners'
+             WHEN ra.place < rb.place THEN 'a_ahead'
+             WHEN rb.place < ra.place THEN 'b_ahead'
+             ELSE 'level' END
+    """
+
+    def __init__(self, *, a: User, b: User, game: str) -> None:
+        self._from = self._SQL.format(t=PlayerResult._meta.db_table)
+        self._params: list[int | str] = [b.pk, a.pk, game]
+
+    def count(self) -> int:
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT COUNT(*) {self._from}", self._params)
+            return int(cursor.fetchone()[0])
+
+    def summary(self) -> dict[str, int]:
+        found = dict.fromkeys(("a_ahead", "b_ahead", "level", "partners"), 0)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT {self._RESULT} AS result, COUNT(*) {self._from} GROUP BY 1",
+                self._params,
+            )
+            for result, n in cursor.fetchall():
+                found[result] = n
+        return found
+
+    def __getitem__(self, page: slice) -> list[PlayerResult]:
+        start = page.start or 0
+        columns = ", ".join(
+            f"ra.{f.column}" for f in PlayerResult._meta.concrete_fields
+        )
+        return list(
+            PlayerResult.objects.raw(
+                f"SELECT {columns}, rb.seat AS b_seat, rb.place AS b_place, "
+                f"rb.score AS b_score, {self._RESULT} AS result {self._from} "
+                "ORDER BY ra.finished_at, ra.table_id, ra.seat, rb.seat "
+                "LIMIT %s OFFSET %s",
+                [*self._params, page.stop - start, start],
+            )
+        )
+
+
 def head_to_head_get(*, a: User, b: User, game: str) -> dict[str, Any]:
     """How ``a`` and ``b`` fared at the counted tables of ``game`` they both
     sat at: who finished ahead, level, or (Alkort partnerships) as partners.
 
-    ``matches`` is a queryset, oldest first, for the API to page: the summary
-    is counted and the page read by PostgreSQL, so two accounts that shared
+    One meeting per pair of seats: a house bot holding two seats of one table
+    played it as two copies (as its counters and rating update count it), so
+    the other player meets each copy, and that table gives two rows.
+    ``matches`` pages the meetings, oldest first, for the API: the summary is
+    counted and the page read by the database, so two accounts that shared
     tens of thousands of tables (two bots) cost a request no more than a page.
-    A player at two seats of one table counts with the first.
     """
-    results = PlayerResult.objects.filter(table_id=OuterRef("table_id"))
-    b_first = results.filter(user=b).order_by("seat")
-    matches = (
-        PlayerResult.objects.filter(game=game, user=a)
-        .exclude(user=b)
-        .filter(
-            seat=Subquery(results.filter(user=a).order_by("seat").values("seat")[:1])
-        )
-        .annotate(
-            b_seat=Subquery(b_first.values("seat")[:1]),
-            b_place=Subquery(b_first.values("place")[:1]),
-            b_score=Subquery(b_first.values("score")[:1]),
-            b_side=Subquery(b_first.values("side")[:1]),
-        )
-        .filter(b_seat__isnull=False)
-        .annotate(
-            result=Case(
-                When(side=F("b_side"), then=Value("partners")),
-                When(place__lt=F("b_place"), then=Value("a_ahead")),
-                When(b_place__lt=F("place"), then=Value("b_ahead")),
-                default=Value("level"),
-            )
-        )
-        .order_by("finished_at", "table_id")
-    )
-    summary = dict.fromkeys(("a_ahead", "b_ahead", "level", "partners"), 0)
-    for row in matches.order_by().values("result").annotate(n=Count("pk")):
-        summary[row["result"]] = row["n"]
+    meetings = _Meetings(a=a, b=b, game=game)
+    summary = meetings.summary()
     return {
         "summary": {"matches": sum(summary.values()), **summary},
-        "matches": matches,
+        "matches": meetings,
     }
 
 

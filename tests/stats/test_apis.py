@@ -271,6 +271,37 @@ def test_head_to_head_reads_one_page_not_every_shared_table(
     }
 
 
+def test_head_to_head_meets_a_player_at_each_of_their_seats(
+    api_client, people, bot, finished_table
+):
+    """A house bot holding two seats of one table played it as two copies (as
+    its counters and its rating update count it): a person meets each copy,
+    so the table gives one row per pair of seats, whichever side asks."""
+    [ada] = people(1)
+    basic = bot("basic")
+    table_id = finished_table("alager", [ada, basic, basic], seed="h2h-copies")
+    table_record(table_id=table_id)
+    rows = {r.seat: r for r in PlayerResult.objects.filter(table_id=table_id)}
+
+    def expected(mine, theirs):
+        if mine.place < theirs.place:
+            return "a_ahead"
+        return "b_ahead" if theirs.place < mine.place else "level"
+
+    for a, b in (("p0", "bot-basic"), ("bot-basic", "p0")):
+        body = api_client.get(
+            f"/api/stats/head-to-head/?a={a}&b={b}&game=alager"
+        ).json()
+        pairs = [(0, 1), (0, 2)] if a == "p0" else [(1, 0), (2, 0)]
+        assert body["count"] == body["summary"]["matches"] == 2
+        assert [(m["a"]["seat"], m["b"]["seat"]) for m in body["results"]] == pairs
+        results = [expected(rows[x], rows[y]) for x, y in pairs]
+        assert [m["result"] for m in body["results"]] == results
+        assert [m["table"] for m in body["results"]] == [table_id, table_id]
+        for kind in ("a_ahead", "b_ahead", "level", "partners"):
+            assert body["summary"][kind] == results.count(kind)
+
+
 @pytest.mark.parametrize(
     ("query", "status", "code"),
     [
