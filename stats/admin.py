@@ -35,8 +35,14 @@ class ReadOnlyAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    def has_recount_permission(self, request: HttpRequest) -> bool:
+        """Recounting rewrites a game's statistics and replays its ratings
+        from the table on: more than viewing, so it takes the right to change
+        counted tables (a superuser has it), though no page edits them."""
+        return request.user.has_perm("stats.change_countedtable")
 
-@admin.action(description="Recount this table from its events")
+
+@admin.action(description="Recount this table from its events", permissions=["recount"])
 def recount_tables(
     modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Any]
 ) -> None:

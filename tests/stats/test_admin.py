@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import Permission
 
+from accounts.models import User
 from games import event_store
-from stats.models import CountedTable, GameStat, PlayerGameStat, Rating
+from stats import admin as stats_admin
+from stats.models import (
+    CountedTable,
+    GameStat,
+    PlayerGameStat,
+    PlayerResult,
+    Rating,
+    RatingChange,
+)
 from stats.services import table_record
+from tests.accounts.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -58,3 +69,50 @@ def test_recount_this_table_reads_its_events_again(
     assert GameStat.objects.get(game="alkort").counters["matches"] == 1
     assert Rating.objects.get(user=ada).matches == 1
     assert CountedTable.objects.filter(table_id=table_id).count() == 1
+
+
+@pytest.mark.parametrize("model", ["countedtable", "playerresult", "ratingchange"])
+def test_recounting_needs_more_than_the_right_to_view(
+    client, people, finished_table, model, monkeypatch
+):
+    """The statistics pages are read-only, but recounting rewrites a game's
+    ratings from the table on: staff who may only view them see no such
+    action, and posting it does nothing. The right to change counted tables
+    (a superuser has it) allows it."""
+    table_id = finished_table("alkort", people(2), options={"target": 1})
+    table_record(table_id=table_id)
+    viewer = UserFactory(is_staff=True)
+    viewer.user_permissions.set(
+        Permission.objects.filter(
+            content_type__app_label="stats", codename__startswith="view_"
+        )
+    )
+    recounted: list[int] = []
+    monkeypatch.setattr(
+        stats_admin,
+        "table_recount",
+        lambda table_id: recounted.append(table_id) or True,
+    )
+    model_class = {
+        "countedtable": CountedTable,
+        "playerresult": PlayerResult,
+        "ratingchange": RatingChange,
+    }[model]
+    row = model_class.objects.filter(table_id=table_id).first()
+    url = f"/admin/stats/{model}/"
+    post = {"action": "recount_tables", "_selected_action": [row.pk]}
+
+    client.force_login(viewer)
+    assert "recount_tables" not in client.get(url).content.decode()
+    client.post(url, post, follow=True)
+    assert recounted == []
+
+    viewer.user_permissions.add(
+        Permission.objects.get(
+            content_type__app_label="stats", codename="change_countedtable"
+        )
+    )
+    client.force_login(User.objects.get(pk=viewer.pk))  # permissions are cached
+    assert "recount_tables" in client.get(url).content.decode()
+    client.post(url, post, follow=True)
+    assert recounted == [table_id]
