@@ -129,6 +129,28 @@ def test_a_round_cannot_be_seated_beyond_the_last(
     )
 
 
+@pytest.mark.parametrize("fill_policy", ["byes", "bots"])
+def test_a_round_robin_left_with_one_player_is_not_seated(
+    organiser: User, on_commit: Commit, fill_policy: str
+) -> None:
+    """Withdrawals can leave a round robin with one player: no table can be
+    seated, so the round is refused as a Swiss round is (rather than a round
+    of byes alone, or of one person against a bot), and the organiser ends
+    the event early."""
+    tournament = duel(3, format="round_robin", fill_policy=fill_policy, rounds=1)
+    play_round(tournament, organiser, on_commit, 1)
+    left, *gone = tournament.entries.order_by("pk")
+    Entry.objects.filter(pk__in=[e.pk for e in gone]).update(withdrawn=True)
+    with pytest.raises(Conflict) as refused:
+        services.round_seat(tournament_id=tournament.pk)
+    assert (refused.value.code, refused.value.message) == (
+        "cannot_seat",
+        "Too few players for one table: 1 player, a table seats 2.",
+    )
+    assert Round.objects.filter(tournament=tournament).count() == 1
+    services.tournament_finish(tournament_id=tournament.pk)
+
+
 def test_an_incomplete_team_cannot_be_seated() -> None:
     tournament = TournamentFactory(game="alkort", table_size=4, team_event=True)
     services.registration_open(tournament_id=tournament.pk)

@@ -228,9 +228,12 @@ def _round_robin(
     history: seating.History,
     bots: bool,
 ) -> seating.Plan:
-    if number == 1 and len(entries) < 2:
+    # Later rounds too: withdrawals can leave one player, whom no table could
+    # seat (only a bye, or a bot), as a Swiss round refuses.
+    if len(entries) < 2:
         raise seating.SeatingError(
-            f"Too few players for one table: {len(entries)}, a table seats 2."
+            f"Too few players for one table: {len(entries)} "
+            f"player{'' if len(entries) == 1 else 's'}, a table seats 2."
         )
     active = {e.pk for e in entries}
     roster_ids = sorted(
