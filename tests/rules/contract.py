@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import rules
-from rules.core import Event, Game
+from rules.core import Event, Game, places_for
 
 
 def roundtrip(value: Any) -> Any:
@@ -94,6 +94,51 @@ def check_shuffle_keys(events: list[Event]) -> None:
         else:
             assert p["shuffle"] == deals, (event.type, p["shuffle"], deals)
             deals += 1
+
+
+def _recorded_scores(name: str, events: list[Event]) -> tuple[list[Any], bool]:
+    """Each seat's score as the match's own results add up, and whether its
+    places follow the scores alone (no tie-break of another kind)."""
+    players = _players(events)
+    options = events[0].payload["options"]
+    if name == "alager":
+        totals = [0] * players
+        for e in events:
+            if e.type == "alager.deal_ended":
+                totals = [
+                    t + c for t, c in zip(totals, e.payload["changes"], strict=True)
+                ]
+        return totals, options["end_mode"] != "elimination"
+    if name == "alkort":
+        sides = [0, 0]
+        for e in events:
+            if e.type == "alkort.deal_scored":
+                sides[e.payload["side"]] += e.payload["points"]
+                assert e.payload["scores"] == sides, "a deal's scores do not add up"
+        return [sides[s % 2] for s in range(players)], True
+    totals = [0] * players
+    for e in events:
+        if e.type == "allegra.round_scored":
+            totals = [t + s for t, s in zip(totals, e.payload["scores"], strict=True)]
+            assert e.payload["totals"] == totals, "a round's totals do not add up"
+    return totals, options["game_tie_break"] == "shared"
+
+
+def check_outcome(
+    game: Game[Any], events: list[Event], outcome: Mapping[str, Any]
+) -> None:
+    """docs/rules-api.md "Outcome": the final event carries the outcome; places
+    are sports-style; the scores are the sum of what each deal or round scored
+    (Alager's penalties, Alkort's side points for both partners, Allegra's
+    totals); and where no tie-break applies, the places follow the scores."""
+    assert events[-1].payload["outcome"] == outcome
+    places = outcome["places"]
+    assert places == [1 + sum(1 for q in places if q < p) for p in places], places
+    scores, by_score = _recorded_scores(game.name, events)
+    assert outcome["scores"] == scores, (outcome["scores"], scores)
+    if by_score:
+        lower = game.lower_score_is_better
+        assert places == places_for(scores, lower_is_better=lower), outcome
 
 
 def check_playouts(
@@ -181,6 +226,7 @@ def check_playouts(
         assert outcome["winners"] == [
             s for s in range(players) if outcome["places"][s] == 1
         ]
+        check_outcome(game, events, outcome)
     missing = [t for t in require_types if not seen[t]]
     assert not missing, f"random playouts never produced {missing}"
     return seen
