@@ -1,13 +1,15 @@
 """Allegra passes the shared random-playout contract (tests/rules/contract.py).
 
 Every player count and both decks, plus the options that change the flow of
-play. Random play must produce knocks and complete give-exchanges, and at every
-step the table must hold no face-up triple at the start of a turn.
+play. Random play must produce knocks and complete give-exchanges; at every
+step the table must hold no face-up triple at the start of a turn, no face-up
+card may turn face down and no hole may fill but the knock's ``k2``.
 """
 
 import pytest
 
 from rules.allegra.geometry import geometry
+from rules.allegra.state import AllegraState
 from rules.allegra.triples import find_triples
 from tests.rules.contract import check_playouts
 
@@ -43,6 +45,28 @@ def no_triple_at_turn_start(game, state):
     assert state.drawn is None and state.knock is None
 
 
+def table_invariants():
+    """A step check that also compares each state with the one before (§13):
+    within a round a face-up card never turns face down, and a hole never
+    becomes occupied, except the knocker's hole ``k2`` refilled by O."""
+    before: list[AllegraState] = []
+
+    def check(game, state):
+        no_triple_at_turn_start(game, state)
+        prev = before.pop() if before else None
+        before.append(state)
+        if prev is None or prev.phase == "over" or prev.round != state.round:
+            return  # a new match or a new round: a fresh deal
+        turned_down = state.down & ~prev.down
+        assert not turned_down, f"face-up cards turned face down: {turned_down:b}"
+        refill = prev.knock.k2 if prev.knock is not None else None
+        for i, (old, new) in enumerate(zip(prev.cards, state.cards, strict=True)):
+            if old is None and new is not None:
+                assert i == refill, f"hole {i} was filled outside a knock exchange"
+
+    return check
+
+
 @pytest.mark.parametrize(
     ("players", "options", "matches"),
     [
@@ -68,7 +92,7 @@ def test_random_playouts(players, options, matches):
         options,
         matches=matches,
         seed=players,
-        step_check=no_triple_at_turn_start,
+        step_check=table_invariants(),
         require_types=ALWAYS + EXCHANGE,
     )
     assert seen["allegra.match_ended"] == matches
@@ -102,7 +126,7 @@ def test_random_playouts_with_options(players, options):
         options,
         matches=3,
         seed=11,
-        step_check=no_triple_at_turn_start,
+        step_check=table_invariants(),
         require_types=("allegra.round_scored",),
     )
 
@@ -116,7 +140,7 @@ def test_reshuffles_happen_with_a_small_custom_deck():
         {"deck_composition": deck, "max_turns_per_round": 60},
         matches=3,
         seed=5,
-        step_check=no_triple_at_turn_start,
+        step_check=table_invariants(),
         require_types=("allegra.deck_reshuffled",),
     )
     assert seen["allegra.match_ended"] == 3
@@ -131,5 +155,5 @@ def test_a_deck_that_leaves_no_move_makes_the_turn_pass():
         {"deck_composition": deck, "max_turns_per_round": 30, "rounds": 1},
         matches=3,
         seed=2,
-        step_check=no_triple_at_turn_start,
+        step_check=table_invariants(),
     )
