@@ -2,16 +2,37 @@
 
 import pytest
 
+from rules.alager.options import deck_for
 from tests.rules.contract import check_playouts
 
 REFRESHED = "alager.table_refreshed"
+
+
+def card_flow(game, state):
+    """§7.3's invariant at every step of play: each active player holds three
+    cards and nobody else any, the table three, and stock plus discard pile
+    ``S0 = D − 3n − 3`` cards (n: the active players), never fewer than three."""
+    if state.phase not in ("normal", "final"):
+        return
+    deck = len(deck_for(state.rules.deck))
+    for seat, hand in enumerate(state.hands):
+        assert len(hand) == (3 if seat in state.order else 0), (seat, hand)
+    assert len(state.table) == 3
+    s0 = deck - 3 * len(state.order) - 3
+    assert len(state.stock) + len(state.discard) == s0 >= 3
+    if state.rules.a1_discard_to == "stock_bottom":
+        assert not state.discard
+
+
 REPLENISHED = "alager.stock_replenished"
 SPECIAL = "alager.special_announced"
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 def test_default_rules(players):
-    seen = check_playouts("alager", players, {}, matches=3, seed=1)
+    seen = check_playouts(
+        "alager", players, {}, matches=3, seed=1, step_check=card_flow
+    )
     assert seen["alager.match_ended"] == 3
 
 
@@ -58,7 +79,7 @@ def test_default_rules(players):
     ],
 )
 def test_variants(players, options):
-    check_playouts("alager", players, options, matches=2, seed=2)
+    check_playouts("alager", players, options, matches=2, seed=2, step_check=card_flow)
 
 
 def test_fifteen_players_replenish_the_stock():
@@ -70,6 +91,7 @@ def test_fifteen_players_replenish_the_stock():
         matches=1,
         seed=3,
         leak_every=41,
+        step_check=card_flow,
         require_types=(REPLENISHED,),
     )
 
@@ -82,6 +104,7 @@ def test_replenish_shuffle_on_a_short_stock():
         matches=1,
         seed=4,
         leak_every=29,
+        step_check=card_flow,
         require_types=(REPLENISHED,),
     )
 
