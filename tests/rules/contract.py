@@ -6,8 +6,9 @@ promise: legal actions exist until the outcome is set, every legal action is
 accepted, replay equals the live state, every card is accounted for exactly once,
 events, views and states survive a JSON round trip, every shuffle verifies and
 has its documented key (deal ``j`` key ``j``, reshuffle ``m`` key ``"r<m>"``),
-and no seat's payloads change when the cards it cannot see are reshuffled (no
-hidden-information leak). Each
+no seat's payloads change when the cards it cannot see are reshuffled (no
+hidden-information leak), and the seed, hidden from every seat while the match is
+in play, is shown to every seat by ``match_ended``. Each
 game's own ``test_contract.py`` calls it with its player counts and options.
 """
 
@@ -215,6 +216,8 @@ def check_playouts(
             raise AssertionError(f"match {m} did not end within {max_steps} steps")
         assert events[-1].type == f"{game_name}.match_ended"
         assert events[-1].payload["seed"] == secret
+        for seat in [None, *range(players)]:  # the seed is public once the match ends
+            assert game.redact(events[-1], seat).payload["seed"] == secret, seat
         assert game.replay(events) == state
         check_no_leak(game, events, state, rng, secret)
         report = game.verify(events)
