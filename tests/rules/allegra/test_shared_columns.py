@@ -1,6 +1,7 @@
 """Shared columns at the edges of the player range (docs/rules/allegra.md §2.4, §7.4,
-§8, §10): two players, where each column 3 lies in both areas, and six players,
-where the ring wraps from seat 5 back to seat 0's column."""
+§8, §9.1, §10): two players, where each column 3 lies in both areas, six players,
+where the ring wraps from seat 5 back to seat 0's column, and a player whose own
+grid is cleared, whose area still holds the left neighbour's column."""
 
 import pytest
 
@@ -167,3 +168,50 @@ def test_two_players_the_knocker_puts_the_gift_in_the_drawers_own_column():
     cells = [(0, 1, 3), (0, 0, 0), (1, 0, 3)]
     assert [state.cards[idx(*c)] for c in cells] == [7, 5, 6]
     assert state.discard[-1] == 2
+
+
+HOLES = "-- -- -- -- \n -- -- -- -- \n -- -- -- --"
+NO_KNOCKS = {"deck": "published", "knock_min_players": 7}
+
+
+def test_own_grid_cleared_is_not_finished_while_the_neighbours_column_is_face_down():
+    """§9.1 (D16): finished means the whole 15-cell area. A's own twelve cells are
+    holes, but B.c3 still has a face-down card in Area(A): no trigger, until A
+    flips it."""
+    state = position(
+        3, grids={0: HOLES}, columns={1: "(4) / 5 / 6"}, active=2, options=NO_KNOCKS
+    )
+    state, events = play(state, (2, {"type": "take_discard", "cell": cell(2, 0, 0)}))
+    assert types(events) == ["discard_taken", "turn_ended"]  # checked C, A, B
+    assert state.trigger is None and GAME.to_act(state) == (0,)
+    state, events = play(
+        state, (0, DRAW), (0, {"type": "discard", "flip": cell(1, 0, 3)})
+    )
+    assert of_type(events, "round_end_triggered").payload == {
+        "trigger": 0,
+        "final_turns": [1, 2],
+        "forced": False,
+    }
+
+
+def test_an_area_with_no_cards_at_all_is_finished_on_someone_elses_turn():
+    """§9.1: an area with no face-down card, even one with no cards, is finished.
+    A's own grid is all holes; B flips the last card of B.c3, the column triple
+    7/7/7 goes, and Area(A) is empty: A triggers although B moved (checked B, C,
+    A), and the final turns are C's and B's."""
+    state = position(
+        3, grids={0: HOLES}, columns={1: "7 / 7 / (7)"}, active=1, options=NO_KNOCKS
+    )
+    state, events = play(
+        state, (1, DRAW), (1, {"type": "discard", "flip": cell(1, 2, 3)})
+    )
+    assert types(events) == [
+        "card_drawn",
+        "drawn_card_discarded",
+        "triples_removed",
+        "round_end_triggered",
+        "turn_ended",
+    ]
+    assert all(state.cards[i] is None for i in geometry(3).area[0])
+    assert events[3].payload == {"trigger": 0, "final_turns": [2, 1], "forced": False}
+    assert events[4].payload == {"seat": 1, "next": 2}
