@@ -1,7 +1,7 @@
 """Turn bookkeeping of docs/rules/alager.md §5, §8 and §9 that the worked examples
 leave out: the pass streak around a knock (D-11), what the turn limit counts,
 the knock flag's round limit, a shrinking table in elimination mode, Hoří off,
-and single-card dealing over active seats only (D-3)."""
+no other special hands (D-6), and single-card dealing over active seats only (D-3)."""
 
 from rules.cards import deck52
 from rules.core import IllegalAction
@@ -108,6 +108,21 @@ def test_without_hori_three_aces_are_an_ordinary_hand():
     m = Match(3, {"first_dealer": 2, "hori_enabled": True}, [deck])
     new = m.act(0, {"type": "swap", "give": "5S", "take": "AH"})
     assert m.types(new)[:3] == ["card_swapped", "special_announced", "deal_ended"]
+
+
+def test_an_ordinary_31_and_three_kings_end_nothing():
+    """D-6: only Q-K-A (and three aces with Hoří) are special. Completing AH KH TH
+    (31, no queen) or three kings leaves the deal running, also with Hoří on."""
+    hands = {0: ["AH", "KH", "5S"], 1: ["KC", "KD", "2S"], 2: ["TS", "JS", "QS"]}
+    deck = stack(3, 2, hands, table=["TH", "KS", "9C"])
+    for options in ({}, {"hori_enabled": True}):
+        m = Match(3, {"first_dealer": 2, **options}, [deck])
+        new = m.act(0, {"type": "swap", "give": "5S", "take": "TH"})
+        assert m.types(new) == ["card_swapped"]
+        assert m.view(0)["hand_value"] == 31 and m.state.phase == "normal"
+        new = m.act(1, {"type": "swap", "give": "2S", "take": "KS"})
+        assert m.types(new) == ["card_swapped"]
+        assert m.view(1)["hand_value"] == 10 and m.state.current == 2
 
 
 def test_single_card_dealing_counts_active_seats_only():
