@@ -79,6 +79,23 @@ def test_knocker_lowest_penalty_applies_after_a_konec_end_only():
     assert result["changes"] == [1, 0, 0]
 
 
+def test_a_knocker_spared_by_knocker_lowest_penalty_zero_still_deals_as_the_loser():
+    """D-16 with 0 points for a failed knock, and decision E-4: the lowest hand is
+    still the loser that ``dealer_rule = "loser_deals"`` means."""
+    options = {
+        "first_dealer": 2,
+        "knocker_lowest_penalty": 0,
+        "dealer_rule": "loser_deals",
+    }
+    m = Match(3, options, [stack(3, 2, {0: ["2C", "3D", "4H"], 1: ["TS", "JS", "QS"]})])
+    m.act(0, KONEC)
+    m.act(1, PASS)
+    m.act(2, PASS)
+    result = m.last("deal_ended")
+    assert result["penalised"] == [0] and result["changes"] == [0, 0, 0]
+    assert result["next_dealer"] == 0 and m.state.dealer == 0
+
+
 def test_tie_rule_none_spares_tied_players():
     hands = {0: ["2C", "3D", "4H"], 1: ["4C", "3H", "2D"], 2: ["TH", "JH", "QH"]}
     m = Match(3, {"first_dealer": 2, "tie_rule": "none"}, [stack(3, 2, hands)])
