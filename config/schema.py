@@ -22,12 +22,18 @@ It also says that an optional query parameter may be empty (DRF reads that as
 one cannot be blank (``pattern``), and
 ``documented`` describes a field that takes any value on purpose. ``schemathesis``
 then holds the API to the schema (``tests/config/test_schema.py``).
+
+``SchemaView`` and ``SchemaDocsView`` serve the schema (YAML, or JSON) and its
+docs page, and answer their errors in JSON like every other ``/api/`` path.
 """
 
 from typing import Any, TypeVar
 
 from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework import serializers
+from rest_framework.renderers import JSONRenderer
+from rest_framework.response import Response
 
 FieldT = TypeVar("FieldT", bound=serializers.Field)
 
@@ -196,3 +202,28 @@ def error_responses(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
                     },
                 )
     return result
+
+
+class _JSONErrors:
+    """Errors answered as JSON, whatever formats the view serves otherwise.
+
+    A view that renders YAML or an HTML page would render its errors (a wrong
+    method, an unknown ``?format=``, throttling) that way too: as YAML text
+    or a bare page, where every ``/api/`` error is ``{"code", "message"}``
+    JSON (docs/api.md, "Errors").
+    """
+
+    def handle_exception(self, exc: Exception) -> Response:
+        response: Response = super().handle_exception(exc)  # type: ignore[misc]
+        request = self.request  # type: ignore[attr-defined]
+        request.accepted_renderer = JSONRenderer()
+        request.accepted_media_type = JSONRenderer.media_type
+        return response
+
+
+class SchemaView(_JSONErrors, SpectacularAPIView):
+    """The OpenAPI schema, ``/api/schema/``."""
+
+
+class SchemaDocsView(_JSONErrors, SpectacularSwaggerView):
+    """The schema's browsable docs, ``/api/docs/``."""

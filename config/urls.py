@@ -7,18 +7,18 @@ it keeps unknown API paths answering JSON 404 even with DEBUG on.
 
 from django.contrib import admin
 from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config import errors
 from config.health import HealthView
+from config.schema import SchemaDocsView, SchemaView
 
 urlpatterns = [
     path("healthz", HealthView.as_view(), name="healthz"),
     path("admin/", admin.site.urls),
-    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/schema/", SchemaView.as_view(), name="api-schema"),
     path(
         "api/docs/",
-        SpectacularSwaggerView.as_view(url_name="api-schema"),
+        SchemaDocsView.as_view(url_name="api-schema"),
         name="api-docs",
     ),
     path("api/accounts/", include("accounts.urls")),

@@ -58,6 +58,29 @@ def test_wrong_method(api_client: APIClient) -> None:
     }
 
 
+@pytest.mark.parametrize(
+    ("method", "path", "status", "code"),
+    [
+        ("post", "/api/schema/", 405, "method_not_allowed"),
+        ("get", "/api/schema/?format=xml", 404, "not_found"),
+        ("delete", "/api/docs/", 405, "method_not_allowed"),
+        ("get", "/api/docs/?format=xml", 404, "not_found"),
+    ],
+)
+def test_the_schema_and_its_docs_answer_errors_in_json(
+    api_client: APIClient, method: str, path: str, status: int, code: str
+) -> None:
+    """The schema itself is YAML (or JSON) and its docs a page, but their
+    errors are JSON like every other ``/api/`` error, whatever the client
+    accepts."""
+    for accept in ("*/*", "text/html", "application/vnd.oai.openapi"):
+        response = getattr(api_client, method)(path, HTTP_ACCEPT=accept)
+
+        assert response.status_code == status
+        assert response["Content-Type"] == "application/json"
+        assert response.json()["code"] == code
+
+
 def test_unparsable_body(api_client: APIClient) -> None:
     response = api_client.post(
         "/test-api/echo/", data="{not json", content_type="application/json"
