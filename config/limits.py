@@ -92,14 +92,20 @@ def json_depth_check(value: Any, limit: int = MAX_JSON_DEPTH) -> None:
         stack.extend((child, depth + 1) for child in children)
 
 
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not a JSON value")
+
+
 def json_loads_bounded(text: str | bytes) -> Any:
     """``json.loads`` that refuses nesting past ``MAX_JSON_DEPTH`` with ``JSONTooDeep``.
 
-    For plain Django views reading a JSON body; ``ValueError`` (of which
-    ``JSONTooDeep`` is one) means the body is unusable.
+    For plain Django views reading a JSON body and the live socket's messages;
+    ``ValueError`` (of which ``JSONTooDeep`` is one) means the body is
+    unusable. ``NaN`` and ``Infinity``, which Python's ``json`` reads but JSON
+    has not, are refused too, as DRF's parser refuses them over REST.
     """
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_constant=_not_json)
     except RecursionError as exc:
         raise JSONTooDeep(too_deep_message()) from exc
     json_depth_check(value)

@@ -425,6 +425,32 @@ def test_hostile_frames_get_an_error_and_the_socket_lives_on() -> None:
     assert not SeatConnection.objects.filter(table_id=table.pk).exists()
 
 
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_a_message_with_a_number_json_has_not_is_not_read(constant: str) -> None:
+    """``NaN`` and ``Infinity`` are not JSON: REST refuses such a body as
+    ``parse_error`` and plays nothing, so the socket does the same, even where
+    the rest of the ``act`` would be a legal move."""
+    table, people = two_people()
+    action = json.dumps(legal(table.pk, 1)[0])
+
+    async def go() -> None:
+        async with Socket(table.pk, people[1]) as bo:
+            await bo.next("state")
+            await bo.comm.send_to(
+                text_data=f'{{"type": "act", "action": {action}, "x": {constant}}}'
+            )
+            refused = await bo.next("error")
+            assert await bo.quiet()  # no state frame: nothing was played
+        assert refused == {
+            "type": "error",
+            "code": "parse_error",
+            "message": "A message must be a JSON object.",
+        }
+
+    run(go)
+    assert Table.objects.get(pk=table.pk).seq == 2
+
+
 def test_a_bug_in_handling_a_frame_is_reported_and_the_socket_lives_on(
     monkeypatch: Any, caplog: Any
 ) -> None:
