@@ -193,6 +193,19 @@ def action_submit(
     return answer
 
 
+def _same_json(a: Any, b: Any) -> bool:
+    """Whether ``a`` and ``b`` are the same JSON value. Python's ``==`` is
+    not that: it takes ``true`` for ``1`` and ``1.0`` for ``1``, so an action
+    written with those would pass for a retry of the one sent first."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(map(_same_json, a, b))
+    return bool(a == b)
+
+
 @dataclass(slots=True)
 class _Clock:
     """When a move started and got its table's lock, for the slow-move log.
@@ -262,7 +275,7 @@ def _action_submit_locked(
     seating_note(table, seats)
     seat = person_seat(seats, user, table)
     if seat.index in done:
-        if done[seat.index].action != action:
+        if not _same_json(done[seat.index].action, action):
             raise Conflict(
                 "command_reused",
                 f"Command {command_id!r} was already used for another action.",

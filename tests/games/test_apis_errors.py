@@ -525,6 +525,34 @@ def test_a_command_id_reused_for_another_action(
     )
 
 
+@pytest.mark.parametrize("kind", [float, bool])
+def test_a_command_id_reused_with_numbers_of_another_json_type(
+    player: Callable[..., Player], kind: type
+) -> None:
+    """``1.0`` and ``true`` are other JSON values than ``1`` (Python's ``==``
+    takes them for one another): an Allegra cell written with them is another
+    action, refused as such, not answered as a retry of the first."""
+    table = table_started(game="allegra", seating=[UserFactory(), UserFactory()])
+    game = rules.get_game("allegra")
+    seat = game.to_act(game.load_state(table.state))[0]
+    who = player(seat_users(table)[seat])
+    path = f"/api/tables/{table.pk}/actions/"
+    first = who.get(f"/api/tables/{table.pk}/").json()["legal_actions"][0]
+    assert first["cell"]["seat"] == 1  # true stands for it as a bool
+    assert who.post(path, {"action": first, "command_id": "k"}).status_code == 200
+    other = {**first, "cell": {**first["cell"], "seat": kind(1)}}
+
+    _refused(
+        who,
+        "post",
+        path,
+        {"action": other, "command_id": "k"},
+        409,
+        "command_reused",
+        "Command 'k' was already used for another action.",
+    )
+
+
 def test_a_command_id_is_taken_exactly_as_sent(
     player: Callable[..., Player], playing: Table
 ) -> None:
