@@ -27,6 +27,22 @@ from accounts.services import (
 from config.fields import TextField
 
 
+class AccountsApi(APIView):
+    """Base of the accounts views: their answers are never stored by a cache.
+
+    Who is logged in (``me``), an API token, a visitor's CSRF token: each is
+    answered at one URL for everyone, so no proxy or browser's disk cache may
+    keep one and hand it to the next person asking (as the tables' answers,
+    ``games.apis.TableApi``)."""
+
+    def finalize_response(
+        self, request: Request, response: Any, *args: Any, **kwargs: Any
+    ) -> Any:
+        response = super().finalize_response(request, response, *args, **kwargs)
+        response["Cache-Control"] = "private, no-store"
+        return response
+
+
 class CredentialsSerializer(serializers.Serializer):
     username = TextField(max_length=150)
     password = TextField(max_length=128, trim_whitespace=False)
@@ -44,7 +60,7 @@ def _authenticated(request: Request, data: dict[str, Any]) -> User:
     )
 
 
-class RegisterApi(APIView):
+class RegisterApi(AccountsApi):
     """Create an account and return its API token."""
 
     permission_classes = [AllowAny]
@@ -73,7 +89,7 @@ class RegisterApi(APIView):
         )
 
 
-class TokenApi(APIView):
+class TokenApi(AccountsApi):
     """Exchange a username and password for the account's API token
     (``POST``), or revoke the token of the account making the request
     (``DELETE``)."""
@@ -112,7 +128,7 @@ class PasswordChangeSerializer(serializers.Serializer):
     new_password = TextField(max_length=128, trim_whitespace=False)
 
 
-class PasswordApi(APIView):
+class PasswordApi(AccountsApi):
     """Change the password of the account making the request.
 
     The current password is asked for again. Every other browser session
@@ -133,7 +149,7 @@ class PasswordApi(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class MeApi(APIView):
+class MeApi(AccountsApi):
     """Who the request is authenticated as."""
 
     permission_classes = [IsAuthenticated]
@@ -143,7 +159,7 @@ class MeApi(APIView):
         return Response(UserOutputSerializer(request.user).data)
 
 
-class LoginApi(APIView):
+class LoginApi(AccountsApi):
     """Open a browser session (cookie) and set the CSRF cookie for later writes.
 
     The login itself needs the CSRF token too (``GET`` this path for the
@@ -181,7 +197,7 @@ class LoginApi(APIView):
         return Response(UserOutputSerializer(user).data)
 
 
-class LogoutApi(APIView):
+class LogoutApi(AccountsApi):
     """End the browser session."""
 
     permission_classes = [IsAuthenticated]

@@ -461,3 +461,30 @@ def test_a_bot_is_refused_by_name_in_any_case(api_client: APIClient) -> None:
     )
 
     assert (response.status_code, response.json()["code"]) == (403, "bot_account")
+
+
+def test_answers_that_name_the_requester_are_not_stored_by_caches(
+    api_client: APIClient,
+) -> None:
+    """Who is logged in, their API token and a visitor's CSRF token are each
+    answered at one URL for everyone: no proxy or browser's disk cache may
+    keep one and hand it to the next person asking (docs/security.md)."""
+    user = UserFactory()
+    answers = {
+        "login form": api_client.get("/api/accounts/login/"),
+        "sign-up": api_client.post(
+            "/api/accounts/register/",
+            {"username": "ada", "password": GOOD_PASSWORD},
+            format="json",
+        ),
+        "token": api_client.post(
+            "/api/accounts/token/",
+            {"username": user.username, "password": PASSWORD},
+            format="json",
+        ),
+    }
+    api_client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user)}")
+    answers["me"] = api_client.get("/api/accounts/me/")
+    for name, response in answers.items():
+        assert response.status_code in (200, 201), name
+        assert response["Cache-Control"] == "private, no-store", name
