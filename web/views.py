@@ -15,6 +15,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import ensure_csrf_cookie
 from rest_framework.authtoken.models import Token
 
@@ -103,8 +104,13 @@ def account(request: HttpRequest) -> HttpResponse:
 
 def _next(request: HttpRequest) -> str:
     target = request.GET.get("next", "/")
-    # Only paths on this server: never an open redirect.
-    return target if target.startswith("/") and not target.startswith("//") else "/"
+    # Only paths on this server: never an open redirect. Django's check reads
+    # the URL as a browser does: "/\evil.example" and "/<tab>/evil.example"
+    # are "//evil.example", another site, to a browser.
+    here = target.startswith("/") and url_has_allowed_host_and_scheme(
+        target, allowed_hosts=None
+    )
+    return target if here else "/"
 
 
 @ensure_csrf_cookie

@@ -120,6 +120,53 @@ def test_login_never_redirects_off_the_server(client: Client) -> None:
     assert b'data-next="/"' in response.content
 
 
+# Browsers read a backslash as a slash and drop tabs and line breaks inside a
+# URL, so each of these is "//evil.example/": another site.
+OFF_SITE = [
+    "//evil.example/",
+    "/%5Cevil.example/",
+    "/%5C%5Cevil.example/",
+    "/%09/evil.example/",
+    "/%0A/evil.example/",
+    "/%0D/evil.example/",
+    "%09//evil.example/",
+    "https://evil.example/",
+    "javascript:alert(1)",
+]
+
+
+@pytest.mark.parametrize("target", OFF_SITE)
+@pytest.mark.parametrize("path", ["/accounts/login/", "/accounts/signup/"])
+def test_forms_never_send_a_visitor_off_the_server(
+    client: Client, path: str, target: str
+) -> None:
+    response = client.get(f"{path}?next={target}")
+
+    assert b'data-next="/"' in response.content
+
+
+@pytest.mark.parametrize("target", OFF_SITE)
+def test_login_page_never_redirects_a_signed_in_visitor_off_the_server(
+    client: Client, target: str
+) -> None:
+    client.force_login(UserFactory())
+
+    response = client.get(f"/accounts/login/?next={target}")
+
+    assert response.status_code == 302
+    assert response["Location"] == "/"
+
+
+def test_login_page_sends_a_signed_in_visitor_on_to_a_path_here(
+    client: Client,
+) -> None:
+    client.force_login(UserFactory())
+
+    response = client.get("/accounts/login/?next=/tables/7/%3Fa%3D1")
+
+    assert response["Location"] == "/tables/7/?a=1"
+
+
 def test_table_page_says_whether_the_server_has_a_live_socket(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
