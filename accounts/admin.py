@@ -5,6 +5,13 @@ superusers only and shows the first characters of each key, never the whole
 key (docs/security.md). Tokens are not created, edited or deleted here: a
 person gets theirs from the API, and ``manage.py drf_create_token -r <username>``
 replaces a leaked one.
+
+Rights are for superusers to give: staff who may change people (without
+being superusers) see who is staff, a superuser, in which groups and with
+which permissions, but cannot change it, cannot change or delete another
+staff or superuser account (its password included), and cannot change
+groups. Otherwise the change permission on people or groups would let them
+make themselves superusers.
 """
 
 import contextlib
@@ -12,7 +19,9 @@ from typing import Any
 
 from django.contrib import admin
 from django.contrib.admin.exceptions import NotRegistered
+from django.contrib.auth.admin import GroupAdmin as DjangoGroupAdmin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.contrib.auth.models import Group
 from django.http import HttpRequest
 from rest_framework.authtoken.admin import TokenAdmin as DrfTokenAdmin
 from rest_framework.authtoken.models import TokenProxy
@@ -21,6 +30,12 @@ from accounts.models import User
 from config.admin import GuardedModelAdmin
 
 TOKEN_PREFIX_LENGTH = 6
+#: What only a superuser may change on a person's page.
+RIGHTS_FIELDS = ("is_staff", "is_superuser", "groups", "user_permissions")
+
+
+def _is_superuser(request: HttpRequest) -> bool:
+    return bool(request.user.is_active and request.user.is_superuser)
 
 
 @admin.register(User)
@@ -33,6 +48,27 @@ class UserAdmin(GuardedModelAdmin, DjangoUserAdmin):
         *(DjangoUserAdmin.fieldsets or ()),
         ("Bot", {"fields": ("is_bot", "bot_level")}),
     )
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fields = tuple(super().get_readonly_fields(request, obj))
+        if _is_superuser(request):
+            return fields
+        return fields + tuple(f for f in RIGHTS_FIELDS if f not in fields)
+
+    def _may_manage(self, request: HttpRequest, obj: Any) -> bool:
+        """A superuser manages anyone; other staff, people without rights and
+        their own account (whose rights are read only)."""
+        if obj is None or _is_superuser(request) or obj.pk == request.user.pk:
+            return True
+        return not (obj.is_staff or obj.is_superuser)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        allowed = super().has_change_permission(request, obj)
+        return allowed and self._may_manage(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        allowed = super().has_delete_permission(request, obj)
+        return allowed and self._may_manage(request, obj)
 
     def save_model(
         self, request: HttpRequest, obj: User, form: Any, change: bool
@@ -90,3 +126,22 @@ class TokenAdmin(GuardedModelAdmin, DrfTokenAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+with contextlib.suppress(NotRegistered):
+    admin.site.unregister(Group)
+
+
+@admin.register(Group)
+class GroupAdmin(DjangoGroupAdmin):
+    """Django's group admin; only superusers add, change or delete a group
+    (a group's permissions are rights: staff in a group could raise their own)."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return _is_superuser(request)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return _is_superuser(request)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return _is_superuser(request)

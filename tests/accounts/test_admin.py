@@ -119,3 +119,117 @@ def test_saving_a_persons_page_keeps_a_password_changed_meanwhile(
     saved = User.objects.get(pk=ada.pk)
     assert saved.email == "ada@cardroom.example"
     assert saved.check_password("the new one")
+
+
+# --- staff who are not superusers cannot raise anyone's rights ---------------
+
+
+def _people_manager(client: Client) -> User:
+    """A staff account with every permission on people, and no more."""
+    staff = UserFactory(username="manager", is_staff=True)
+    staff.user_permissions.set(
+        Permission.objects.filter(
+            content_type__app_label="accounts", codename__endswith="_user"
+        )
+    )
+    client.force_login(staff)
+    return staff
+
+
+def _change_form_data(client: Client, user: User) -> dict[str, Any]:
+    page = client.get(f"/admin/accounts/user/{user.pk}/change/")
+    form = page.context["adminform"].form
+    data = {
+        name: value
+        for name, value in form.initial.items()
+        if name in form.fields and value is not None and name != "password"
+    }
+    if "date_joined" in form.fields:
+        data.pop("date_joined", None)
+        data["date_joined_0"] = user.date_joined.strftime("%Y-%m-%d")
+        data["date_joined_1"] = user.date_joined.strftime("%H:%M:%S")
+    data.pop("last_login", None)
+    return data
+
+
+def test_staff_cannot_make_themselves_superuser_or_grant_permissions(
+    client: Client,
+) -> None:
+    staff = _people_manager(client)
+    every = list(Permission.objects.values_list("pk", flat=True))
+    data = _change_form_data(client, staff)
+    data.update(is_superuser="on", user_permissions=every, email="m@example.com")
+
+    response = client.post(f"/admin/accounts/user/{staff.pk}/change/", data)
+
+    assert response.status_code == 302, response.content.decode()[:2000]
+    saved = User.objects.get(pk=staff.pk)
+    assert saved.email == "m@example.com"  # the rest of the page still saves
+    assert not saved.is_superuser
+    assert saved.user_permissions.count() < len(every)
+
+
+def test_staff_cannot_raise_another_person(client: Client) -> None:
+    _people_manager(client)
+    ada = UserFactory(username="ada")
+    data = _change_form_data(client, ada)
+    data.update(is_superuser="on", is_staff="on")
+
+    client.post(f"/admin/accounts/user/{ada.pk}/change/", data)
+
+    saved = User.objects.get(pk=ada.pk)
+    assert not saved.is_superuser and not saved.is_staff
+
+
+def test_staff_cannot_take_over_a_superuser_or_other_staff(
+    client: Client, admin_user: User
+) -> None:
+    _people_manager(client)
+    other = UserFactory(username="organiser", is_staff=True)
+
+    for target in (admin_user, other):
+        change = client.get(f"/admin/accounts/user/{target.pk}/change/")
+        password = client.post(
+            f"/admin/accounts/user/{target.pk}/password/",
+            {"password1": "a brand new secret", "password2": "a brand new secret"},
+        )
+        delete = client.post(
+            f"/admin/accounts/user/{target.pk}/delete/", {"post": "yes"}
+        )
+
+        assert change.status_code == 200  # seen, read only
+        assert 'name="email"' not in change.content.decode()
+        assert password.status_code == 403
+        assert delete.status_code == 403
+        saved = User.objects.get(pk=target.pk)
+        assert not saved.check_password("a brand new secret")
+
+
+def test_staff_cannot_give_a_group_more_permissions(client: Client) -> None:
+    from django.contrib.auth.models import Group
+
+    staff = UserFactory(username="manager", is_staff=True)
+    staff.user_permissions.set(Permission.objects.filter(codename__endswith="_group"))
+    group = Group.objects.create(name="organisers")
+    staff.groups.add(group)
+    client.force_login(staff)
+    every = list(Permission.objects.values_list("pk", flat=True))
+
+    response = client.post(
+        f"/admin/auth/group/{group.pk}/change/",
+        {"name": "organisers", "permissions": every},
+    )
+
+    assert response.status_code == 403
+    assert group.permissions.count() == 0
+
+
+def test_superusers_still_manage_rights(admin_client: Client) -> None:
+    ada = UserFactory(username="ada")
+    data = _change_form_data(admin_client, ada)
+    data.update(is_staff="on")
+
+    response = admin_client.post(f"/admin/accounts/user/{ada.pk}/change/", data)
+
+    assert response.status_code == 302
+    assert User.objects.get(pk=ada.pk).is_staff
