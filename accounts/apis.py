@@ -11,11 +11,13 @@ from django.middleware.csrf import get_token
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
+from rest_framework.exceptions import Throttled
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.login_limit import login_wait
 from accounts.models import User
 from accounts.services import (
     password_change,
@@ -55,6 +57,11 @@ class UserOutputSerializer(serializers.Serializer):
 
 
 def _authenticated(request: Request, data: dict[str, Any]) -> User:
+    # Too many wrong passwords for this name from this address: 429, as the
+    # throttle answers, with the wait (accounts.login_limit).
+    wait = login_wait(username=data["username"], request=request)
+    if wait is not None:
+        raise Throttled(wait=wait)
     return user_authenticate(
         username=data["username"], password=data["password"], request=request
     )
