@@ -30,6 +30,44 @@ def username_reserved(username: str) -> bool:
     return username_fold(username).startswith(BOT_PREFIX)
 
 
+MIXED_SCRIPTS_MESSAGE = (
+    "A username may not mix letters of different alphabets (such as Latin and "
+    "Cyrillic): such names can look like someone else's."
+)
+# Scripts that are written together (Unicode TR39's "highly restrictive"
+# level): a Japanese, Chinese or Korean name may hold Latin letters too.
+_SCRIPTS_WRITTEN_TOGETHER = (
+    frozenset({"LATIN", "CJK", "HIRAGANA", "KATAKANA"}),
+    frozenset({"LATIN", "CJK", "BOPOMOFO"}),
+    frozenset({"LATIN", "CJK", "HANGUL"}),
+)
+
+
+def _script(letter: str) -> str:
+    """A letter's script, from its Unicode name ("CYRILLIC SMALL LETTER O")."""
+    name = unicodedata.name(letter, "")
+    if name.startswith(("HALFWIDTH KATAKANA", "KATAKANA-HIRAGANA")):
+        return "KATAKANA"
+    return name.split(" ", 1)[0] or "UNKNOWN"
+
+
+def username_mixes_scripts(username: str) -> bool:
+    """Whether ``username``'s letters come from alphabets not written together.
+
+    "bоt-strong" with a Cyrillic "о", or "аdmin" with a Cyrillic "а", reads
+    as the house bot's or the staff's name; a name in one script (or Latin
+    with Chinese, Japanese or Korean) is fine. Digits and ``@.+-_`` belong to
+    every script. The name is read as it is stored (NFKC).
+    """
+    normalized = unicodedata.normalize("NFKC", username)
+    scripts = {
+        _script(char) for char in normalized if unicodedata.category(char)[0] == "L"
+    }
+    if len(scripts) <= 1:
+        return False
+    return not any(scripts <= together for together in _SCRIPTS_WRITTEN_TOGETHER)
+
+
 class BotLevel(models.TextChoices):
     """How strongly a bot account plays (the policy it runs)."""
 
@@ -130,11 +168,12 @@ class User(AbstractUser):
         return self.username
 
     def clean(self) -> None:
-        """Also refuse a name another account has in another case, and a
-        person's name in the house bots' ``bot-`` namespace (forms, admin).
+        """Also refuse a name another account has in another case, a
+        person's name in the house bots' ``bot-`` namespace, and a name
+        mixing alphabets (``username_mixes_scripts``) (forms, admin).
 
-        An account that already holds a ``bot-`` name (made before the rule)
-        keeps it: only a new name, or a name changed, is checked.
+        An account that already holds a ``bot-`` or mixed name (made before
+        the rule) keeps it: only a new name, or a name changed, is checked.
         """
         super().clean()
         if not self.username:  # the form already refused it
@@ -143,10 +182,14 @@ class User(AbstractUser):
         taken = User.objects.filter(username_folded=folded).exclude(pk=self.pk)
         if taken.exists():
             raise ValidationError({"username": USERNAME_TAKEN_MESSAGE})
-        if not self.is_bot and username_reserved(self.username):
-            stored = User.objects.filter(pk=self.pk).values_list("username", flat=True)
-            if self.pk is None or self.username not in stored:
-                raise ValidationError({"username": BOT_NAME_RESERVED_MESSAGE})
+        new_name = (
+            self.pk is None
+            or not User.objects.filter(pk=self.pk, username=self.username).exists()
+        )
+        if new_name and not self.is_bot and username_reserved(self.username):
+            raise ValidationError({"username": BOT_NAME_RESERVED_MESSAGE})
+        if new_name and username_mixes_scripts(self.username):
+            raise ValidationError({"username": MIXED_SCRIPTS_MESSAGE})
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.username_folded = username_fold(self.username)

@@ -10,10 +10,12 @@ from accounts.errors import LoginRefused
 from accounts.models import (
     BOT_NAME_RESERVED_MESSAGE,
     BOT_PREFIX,
+    MIXED_SCRIPTS_MESSAGE,
     USERNAME_TAKEN_MESSAGE,
     BotLevel,
     User,
     username_fold,
+    username_mixes_scripts,
     username_reserved,
 )
 from accounts.receivers import credentials_revoked_on_commit
@@ -105,8 +107,9 @@ def user_register(*, username: str, password: str) -> User:
     than letters, digits and ``@.+-_`` (Django's username validator), a taken
     name (compared case-folded, so "Ada" and "ada", or "Émile" and "émile",
     cannot both exist; the database's unique ``username_folded`` holds it
-    under races too), a name in the house bots' ``bot-`` namespace, or a
-    password the validators refuse.
+    under races too), a name in the house bots' ``bot-`` namespace, a name
+    mixing alphabets ("bоt-x" with a Cyrillic "о", ``username_mixes_scripts``),
+    or a password the validators refuse.
     """
     username = User.normalize_username(username)
     try:
@@ -116,6 +119,8 @@ def user_register(*, username: str, password: str) -> User:
     folded = username_fold(username)
     if username_reserved(username):
         raise ValidationError({"username": BOT_NAME_RESERVED_MESSAGE})
+    if username_mixes_scripts(username):
+        raise ValidationError({"username": MIXED_SCRIPTS_MESSAGE})
     if User.objects.filter(username_folded=folded).exists():
         raise ValidationError({"username": USERNAME_TAKEN_MESSAGE})
     candidate = User(username=username)
