@@ -31,17 +31,43 @@ from web.rules_docs import rules_html
 GAMES = [(name, rules.get_game(name).title) for name in rules.GAMES]
 
 
+def content_security_policy(request: HttpRequest) -> str:
+    """The pages' Content-Security-Policy (docs/security.md, "Pages").
+
+    Scripts only from this server's files (no inline script, no event
+    handler attribute, nothing from another site), the live socket to this
+    host, style attributes allowed (the meters set widths), no plugins, no
+    ``<base>``, forms post here only, and no other site may frame a page.
+    """
+    host = request.get_host()
+    return "; ".join(
+        [
+            "default-src 'self'",
+            "script-src 'self'",
+            "style-src 'self' 'unsafe-inline'",
+            "img-src 'self' data:",
+            f"connect-src 'self' ws://{host} wss://{host}",
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        ]
+    )
+
+
 def _page(
     request: HttpRequest, template: str, page: str, **context: Any
 ) -> HttpResponse:
     # Every page may write (log out is in the top bar), so every page sets the
     # CSRF cookie the client echoes in X-CSRFToken.
     get_token(request)
-    return render(
+    response = render(
         request,
         f"web/{template}",
         {"page": page, "games": GAMES, **context},
     )
+    response["Content-Security-Policy"] = content_security_policy(request)
+    return response
 
 
 def friendly_404(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

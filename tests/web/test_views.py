@@ -210,3 +210,35 @@ def test_the_account_page_is_for_a_logged_in_person(client: Client) -> None:
     assert b"You have an API token." in with_token.content
     assert b'id="token-revoke" disabled' not in with_token.content
     assert "csrftoken" in with_token.cookies
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/accounts/login/",
+        "/leaderboards/alager/",
+        "/rules/alkort/",
+        "/tables/999999/",
+    ],
+)
+def test_pages_run_only_this_servers_scripts(client: Client, path: str) -> None:
+    """A Content-Security-Policy: were a name ever written into a page as
+    markup, no script it carried (inline, an event handler, another site's)
+    would run, and no other site may frame the page."""
+    response = client.get(path, HTTP_HOST="testserver")
+
+    policy = {
+        name: value.split()
+        for name, _, value in (
+            part.strip().partition(" ")
+            for part in response["Content-Security-Policy"].split(";")
+        )
+    }
+    assert policy["script-src"] == ["'self'"]
+    assert policy["object-src"] == ["'none'"]
+    assert policy["base-uri"] == ["'none'"]
+    assert policy["frame-ancestors"] == ["'none'"]
+    assert policy["form-action"] == ["'self'"]
+    assert policy["default-src"] == ["'self'"]
+    assert "ws://testserver" in policy["connect-src"]
