@@ -247,6 +247,36 @@ def test_team_events_need_a_team_of_at_most_two() -> None:
     assert Entry.objects.filter(team="Ravens").count() == 2
 
 
+@pytest.mark.parametrize(
+    "team",
+    [
+        "Ra\u200bvens",  # a zero-width space: looks like "Ravens", another team
+        "Ravens\u202e",  # a right-to-left override: turns the line around it
+        "Ra\u2066vens",
+        "Ravens\nand more",
+        "Ra\x07vens",
+        "Ra\u2028vens",
+    ],
+)
+def test_a_team_name_holds_no_control_or_invisible_characters(team: str) -> None:
+    tournament = published(name="Pairs", game="alkort", table_size=4, team_event=True)
+    assert register(UserFactory(), tournament, team="Ravens").status_code == 200
+
+    response = register(UserFactory(), tournament, team=team)
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_team"
+    assert list(tournament.entries.values_list("team", flat=True)) == ["Ravens"]
+
+
+def test_a_team_name_may_be_in_any_alphabet() -> None:
+    tournament = published(name="Pairs", game="alkort", table_size=4, team_event=True)
+
+    response = register(UserFactory(), tournament, team="Les Corbeaux – 烏 (2)")
+
+    assert response.status_code == 200
+
+
 def test_a_team_name_is_matched_whatever_its_case() -> None:
     """Partners who type 'Ravens' and ' ravens' are one team: as two, each
     was incomplete and the first round could not be seated."""

@@ -6,6 +6,8 @@ transaction, so a registration never races the first round's seating.
 
 from __future__ import annotations
 
+import unicodedata
+
 from django.db import transaction
 
 from accounts.models import User
@@ -51,15 +53,27 @@ def require_registration(tournament: Tournament) -> None:
 TEAM_SIZE = 2
 
 
+_UNSEEN_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
+
+
 def entry_team_clean(*, tournament: Tournament, team: str) -> str:
     """``team`` stripped (and spelt as already entered), if the tournament
     allows it.
 
     A team event needs a team (``team_required``); an individual event takes
-    none (``team_not_allowed``). Shared by the API's registration and the
+    none (``team_not_allowed``); no name holds a control or invisible
+    character (``invalid_team``). Shared by the API's registration and the
     admin's Entries rows.
     """
     team = team.strip()
+    # Control, format (zero-width, bidirectional overrides) and separator
+    # characters: a name that looks like another team's, or that turns the
+    # standings' line around it, is not a name.
+    if any(unicodedata.category(char) in _UNSEEN_CATEGORIES for char in team):
+        raise BadRequest(
+            "invalid_team",
+            "A team name may not hold control or invisible characters.",
+        )
     if tournament.team_event and not team:
         raise BadRequest(
             "team_required", "This is a team event: name your team to register."
