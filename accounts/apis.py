@@ -17,7 +17,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.login_limit import login_wait
+from accounts.errors import LoginRefused
+from accounts.login_limit import login_failed, login_wait
 from accounts.models import User
 from accounts.services import (
     password_change,
@@ -150,7 +151,17 @@ class PasswordApi(AccountsApi):
     def post(self, request: Request) -> Response:
         serializer = PasswordChangeSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        user = password_change(user=request.user, **serializer.validated_data)
+        # Wrong current passwords count as wrong log-ins (accounts.login_limit):
+        # a session or token left behind is no way to find the password out.
+        name = request.user.username
+        wait = login_wait(username=name, request=request)
+        if wait is not None:
+            raise Throttled(wait=wait)
+        try:
+            user = password_change(user=request.user, **serializer.validated_data)
+        except LoginRefused:
+            login_failed(username=name, request=request)
+            raise
         if request._request.user.is_authenticated:  # a browser session
             update_session_auth_hash(request._request, user)
         return Response(status=status.HTTP_204_NO_CONTENT)

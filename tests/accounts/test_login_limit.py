@@ -122,3 +122,29 @@ def test_a_cache_that_does_not_answer_lets_the_password_be_checked(
 
     assert wrong.status_code == 400
     assert right.status_code == 200
+
+
+def test_guessing_the_current_password_on_a_password_change_is_limited() -> None:
+    """A session or token left behind is no way to find the password out."""
+    from accounts.models import User
+
+    ada = UserFactory(username="ada")
+    ada.set_password(PASSWORD)
+    ada.save()
+    found = APIClient()
+    found.force_authenticate(ada)
+
+    def change(old: str) -> Any:
+        return found.post(
+            "/api/accounts/password/",
+            {"old_password": old, "new_password": "another long secret 77"},
+            format="json",
+        )
+
+    for n in range(login_limit.FAILURES_ALLOWED):
+        assert change(f"wrong guess {n}").status_code == 400
+    refused = change(PASSWORD)
+
+    assert refused.status_code == 429
+    assert refused.json()["code"] == "throttled"
+    assert User.objects.get(pk=ada.pk).check_password(PASSWORD)
