@@ -41,6 +41,7 @@ from config.errors import (
 from config.limits import (
     MAX_JSON_DEPTH,
     TOO_DEEP_CODE,
+    TOO_LARGE_CODE,
     JSONTooDeep,
     json_loads_bounded,
 )
@@ -62,6 +63,12 @@ CLOSE_FEED_LOST = 4503
 CLOSE_SERVER_ERROR = 1011
 
 NOT_AUTHENTICATED = exceptions.NotAuthenticated()
+
+#: The longest message a client may send, in characters. An ``act`` is a few
+#: hundred; reading a longer one would only cost the event loop: parsing and
+#: depth-checking megabytes of small arrays holds every socket of the process
+#: for seconds (uvicorn lets messages of up to 16 MiB through).
+MAX_MESSAGE_CHARS = 16 * 1024
 
 
 class ClientGone(Exception):
@@ -269,6 +276,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self._error(
                 "parse_error",
                 "Messages are JSON in text frames; a binary frame is not read.",
+            )
+            return
+        if len(text_data) > MAX_MESSAGE_CHARS:  # never parsed: see the limit
+            await self._error(
+                TOO_LARGE_CODE,
+                f"A message is longer than the limit of {MAX_MESSAGE_CHARS} "
+                "characters.",
             )
             return
         try:
