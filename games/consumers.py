@@ -151,6 +151,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await super().__call__(scope, from_client, to_client)
         except ClientGone:
             await self._leave()
+        except NotFound:  # the table was deleted under the socket
+            await self._feed_lost(from_client, to_client, CLOSE_UNKNOWN_TABLE)
         except realtime.LAYER_ERRORS as exc:
             realtime.layer_failed("a table socket's feed", exc)
             await self._feed_lost(from_client, to_client)
@@ -300,6 +302,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.receive_json(content)
         except ClientGone:
             raise  # the client left meanwhile: nothing went wrong here
+        except NotFound:
+            # The table was deleted under the socket (a lobby table, in the
+            # admin): as for a handshake on a table that does not exist.
+            await self.close(code=CLOSE_UNKNOWN_TABLE)
         except Exception as exc:
             # A bug, not the client's doing: say so as REST's 500 does and
             # keep the socket (closing it would leave its registration
@@ -368,6 +374,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             return
         except TableError as exc:
             await self._error(exc.code, exc.message, command_id)
+            if isinstance(exc, NotFound):  # deleted meanwhile: see ``receive``
+                await self.close(code=CLOSE_UNKNOWN_TABLE)
             return
         except rules.RulesError as exc:
             await self._error(exc.code, str(exc), command_id)

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import uuid
 from typing import Any
 
 import pytest
+from django.db import connection
 
 from games.consumers import MAX_MESSAGE_CHARS
-from tests.games.live.conftest import Stack, Ws
+from games.models import Table
+from tests.games.live.conftest import ConnectionClosed, Stack, Ws, person
 from tests.games.live.test_play import duel
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
@@ -52,3 +55,49 @@ def test_an_oversized_message_is_refused_before_it_is_read(stack: Stack) -> None
         == [{"type": "error", "code": "request_too_large", "message": message}] * 2
     )
     assert bo.get(f"/api/tables/{table_id}/")["seq"] == 2  # nothing played
+
+
+def table_delete(table_id: int) -> None:
+    """Delete the table, from a thread of its own (and its own connection)."""
+    try:
+        Table.objects.filter(pk=table_id).delete()
+    finally:
+        connection.close()
+
+
+def test_a_socket_on_a_deleted_lobby_table_closes_with_4404(stack: Stack) -> None:
+    """The admin deletes a lobby table (one without events) while people
+    watch it: their next message closes their socket with 4404, as a
+    handshake on a table that does not exist is closed, instead of a
+    ``server_error`` (and an error logged) for every ping from then on."""
+    ada = person(stack.base, f"ada-{uuid.uuid4().hex[:8]}")
+    logged = len(stack.logs())
+
+    async def go() -> list[Any]:
+        closed = []
+        for token, message in (
+            (ada.token, {"type": "ping"}),
+            (None, {"type": "sync", "after": 0}),
+            (ada.token, {"type": "act", "action": {"type": "pass"}}),
+        ):
+            table = await asyncio.to_thread(
+                ada.post, "/api/tables/", {"game": "alkort", "players": 2}
+            )
+            async with Ws(stack.base, table["id"], token) as ws:
+                await ws.next("state")
+                await ws.next("presence")
+                # As the admin deletes it, with sockets open.
+                await asyncio.to_thread(table_delete, table["id"])
+                await ws.send(message)
+                try:
+                    while True:
+                        frame = await ws.next()
+                        assert frame["type"] in ("presence", "error"), frame
+                        assert frame.get("code") in (None, "not_found"), frame
+                except ConnectionClosed as closing:
+                    assert closing.rcvd is not None
+                    closed.append(closing.rcvd.code)
+        return closed
+
+    assert asyncio.run(go()) == [4404, 4404, 4404]
+    assert "failed" not in stack.logs()[logged:]
