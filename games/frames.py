@@ -60,7 +60,7 @@ SELECT t.seq, t.status, t.game, t.seed_sha256, t.time_control, t.updated_at,
     (SELECT s."index" FROM games_seat s
      WHERE s.table_id = t.id AND s.user_id = %(user)s AND s.bot_level IS NULL
      LIMIT 1),
-    CASE WHEN %(events)s THEN COALESCE(
+    CASE WHEN %(events)s AND t.seq - %(after)s <= %(most)s THEN COALESCE(
         (SELECT json_agg(json_build_array(e.seq, e.type, e.version, e.payload, e.seat)
                          ORDER BY e.seq)
          FROM games_gameevent e
@@ -74,8 +74,10 @@ def _row(table_id: int, user_id: int | None, after: int | None) -> _Row:
     """The table row for a frame; ``NotFound`` if there is none.
 
     Events are read only when the frame will carry them (``after`` known and
-    at most ``LIVE_RESYNC_MAX_EVENTS`` behind; checked again by the caller).
+    at most ``LIVE_RESYNC_MAX_EVENTS`` behind; checked again by the caller):
+    a client far behind costs no read of the log it will not get.
     """
+    most = settings.LIVE_RESYNC_MAX_EVENTS
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(
@@ -85,6 +87,7 @@ def _row(table_id: int, user_id: int | None, after: int | None) -> _Row:
                     "user": user_id,
                     "after": after or 0,
                     "events": after is not None,
+                    "most": most,
                 },
             )
             found = cursor.fetchone()
@@ -110,7 +113,7 @@ def _row(table_id: int, user_id: int | None, after: int | None) -> _Row:
             .first()
         )
     events = None
-    if after is not None:
+    if after is not None and table.seq - after <= most:
         stored = event_store.load(table, after=after, until=table.seq)
         events = [(item.seq, item.event, item.seat) for item in stored]
     return _Row(
