@@ -506,5 +506,7 @@ def _after_param(scope: dict[str, Any]) -> int | None:
     """``?after=<seq>`` on the URL: the last seq a reconnecting client holds."""
     values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("after")
     if values and values[0].isascii() and values[0].isdigit():  # not "²"
-        return int(values[0])
+        # Past every log's end: a full state, as for no seq (Python would
+        # refuse to convert thousands of digits).
+        return int(values[0]) if len(values[0]) <= 18 else None
     return None

@@ -101,3 +101,29 @@ def test_a_socket_on_a_deleted_lobby_table_closes_with_4404(stack: Stack) -> Non
 
     assert asyncio.run(go()) == [4404, 4404, 4404]
     assert "failed" not in stack.logs()[logged:]
+
+
+def test_an_after_of_any_length_gets_a_full_state(stack: Stack) -> None:
+    """``?after=`` (or a ``sync``'s ``after``) past the log's end gets one
+    full state, however many digits it has: one of thousands used to fail
+    the handshake's reading (Python refuses to convert it) and close the
+    socket with 1011, logged as a server failure."""
+    table_id, _ada, bo = duel(stack)
+    huge = "9" * 5000
+    logged = len(stack.logs())
+
+    async def go() -> list[dict[str, Any]]:
+        got = []
+        async with Ws(stack.base, table_id, bo.token, after=huge) as ws:
+            got.append(await ws.next("state"))
+            await ws.send({"type": "sync", "after": 10**30})
+            got.append(await ws.next("state"))
+            await ws.send({"type": "sync", "after": 1})
+            got.append(await ws.next("state"))
+        return got
+
+    reconnect, far, near = asyncio.run(go())
+    assert (reconnect["seq"], reconnect["full"], reconnect["events"]) == (2, True, [])
+    assert (far["seq"], far["full"], far["events"]) == (2, True, [])
+    assert (near["full"], [e["seq"] for e in near["events"]]) == (False, [2])
+    assert "failed" not in stack.logs()[logged:]
