@@ -79,7 +79,10 @@ def connection_open(
     for presence, and brings an away seat back (``seat_back``). Lock: the
     table row, shared (``table_share_lock``), or exclusive to bring a seat
     back, judged again under it: a seat its person left meanwhile (a bot's
-    now), or that a move of theirs brought back already, is left alone.
+    now), or that a move of theirs brought back already, is left alone. A
+    seat brought back on a timed table restarts the move's clock with no
+    move to say so, so every socket is told to read its frame (the new
+    ``deadline``) again.
     """
     user_id = user.pk if user else None
     seat = frames.seat_find(table_id=table_id, user_id=user_id)
@@ -113,6 +116,14 @@ def connection_open(
         )
         if mine is not None and (mine.away or mine.timeouts):
             seat_back(table=table, seat=mine, seats=seats)
+            if table.status == TableStatus.PLAYING and table.time_control:
+                # The clock restarted with no move to carry the new deadline:
+                # every socket reads its frame again (ours reads it anyway).
+                table_id, seq = table.pk, table.seq
+                transaction.on_commit(
+                    lambda: realtime.table_changed(table_id, seq, seats=True),
+                    robust=True,
+                )
         else:
             presence_send(table_id)
     elif seat is not None:

@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 
 from games.consumers import MAX_MESSAGE_CHARS
-from games.models import Table
+from games.models import Seat, Table
 from tests.games.live.conftest import ConnectionClosed, Stack, Ws, person
 from tests.games.live.test_play import duel
 
@@ -127,3 +127,27 @@ def test_an_after_of_any_length_gets_a_full_state(stack: Stack) -> None:
     assert (far["seq"], far["full"], far["events"]) == (2, True, [])
     assert (near["full"], [e["seq"] for e in near["events"]]) == (False, [2])
     assert "failed" not in stack.logs()[logged:]
+
+
+def test_a_person_back_from_away_moves_everyones_deadline(stack: Stack) -> None:
+    """A person whose seat was marked away reconnects: the move's clock
+    restarts (``presence.seat_back``), and every socket of the table gets a
+    frame with the new deadline, not only the returning one. The others used
+    to keep showing the old deadline, which no longer held, until the next
+    move."""
+    table_id, ada, bo = duel(stack, time_control=3600)
+    Seat.objects.filter(table_id=table_id, index=1).update(away=True, timeouts=3)
+
+    async def go() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        async with Ws(stack.base, table_id, ada.token) as wa:
+            before = await wa.next("state")
+            await asyncio.sleep(1.1)  # so that the restarted clock differs
+            async with Ws(stack.servers[1], table_id, bo.token) as wb:
+                back = await wb.next("state")
+                seen = await wa.next("state")
+        return before, back, seen
+
+    before, back, seen = asyncio.run(go())
+    assert back["deadline"] > before["deadline"]
+    assert (seen["seq"], seen["deadline"]) == (before["seq"], back["deadline"])
+    assert seen["events"] == []
