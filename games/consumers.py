@@ -18,6 +18,7 @@ exactly once and in order, however pushes, moves and resyncs interleave.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -27,7 +28,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
-from django.db import DatabaseError
+from django.db import DatabaseError, close_old_connections
 from rest_framework import exceptions
 
 import rules
@@ -94,7 +95,31 @@ def _db(fn: Any) -> Any:
         _executor = ThreadPoolExecutor(
             max_workers=settings.LIVE_DB_THREADS, thread_name_prefix="live-db"
         )
-    return database_sync_to_async(fn, thread_sensitive=False, executor=_executor)
+    return database_sync_to_async(
+        _dropping_broken(fn), thread_sensitive=False, executor=_executor
+    )
+
+
+def _dropping_broken(fn: Any) -> Any:
+    """``fn``, dropping the thread's connection if a database error left it
+    unusable (its session ended: a restart, ``pg_terminate_backend``).
+
+    Channels' own check around the call (``close_old_connections``) does not
+    reach the connection ``fn`` used, which lives in the call's context; a
+    broken one then stayed in the thread, and every later call of every
+    socket of the process failed on it. A move's transaction drops it
+    itself when its rollback fails; a ping's or a read's did not.
+    """
+
+    @functools.wraps(fn)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except DatabaseError:
+            close_old_connections()  # closes it if it is no longer usable
+            raise
+
+    return call
 
 
 class NoSuchSocketConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
@@ -306,17 +331,30 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             # The table was deleted under the socket (a lobby table, in the
             # admin): as for a handshake on a table that does not exist.
             await self.close(code=CLOSE_UNKNOWN_TABLE)
+        except DatabaseError as exc:
+            # A ping's or a sync's database session ended under it, or a wait
+            # ran out: no bug, as for a move (``_act``). Send it again.
+            message = busy(exc, "on a socket")
+            if message is None:
+                self._failed(exc)
+                await self._error("server_error", SERVER_ERROR_MESSAGE)
+            else:
+                await self._error(BUSY_CODE, message)
         except Exception as exc:
             # A bug, not the client's doing: say so as REST's 500 does and
             # keep the socket (closing it would leave its registration
-            # behind until it went stale). Logged without the exception's
-            # message, which may quote the seat's hand or its move.
-            logger.error(
-                "Live play: a message on table %s failed\n%s",
-                self.table_id,
-                traceback_without_values(exc),
-            )
+            # behind until it went stale).
+            self._failed(exc)
             await self._error("server_error", SERVER_ERROR_MESSAGE)
+
+    def _failed(self, exc: BaseException) -> None:
+        """Log a message's failure without the exception's message, which
+        may quote the seat's hand or its move."""
+        logger.error(
+            "Live play: a message on table %s failed\n%s",
+            self.table_id,
+            traceback_without_values(exc),
+        )
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
