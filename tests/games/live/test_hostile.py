@@ -151,3 +151,23 @@ def test_a_person_back_from_away_moves_everyones_deadline(stack: Stack) -> None:
     assert back["deadline"] > before["deadline"]
     assert (seen["seq"], seen["deadline"]) == (before["seq"], back["deadline"])
     assert seen["events"] == []
+
+
+def test_an_act_naming_another_seat_plays_from_ones_own(stack: Stack) -> None:
+    """An ``act`` has no seat: a ``seat`` field naming someone else's is
+    ignored, and the move is judged for the sender's own seat (Ada's, who is
+    not to act), over one server or the other."""
+    table_id, ada, bo = duel(stack)
+    action = bo.get(f"/api/tables/{table_id}/")["legal_actions"][0]
+
+    async def go() -> list[dict[str, Any]]:
+        refused = []
+        for server in stack.servers:
+            async with Ws(server, table_id, ada.token) as wa:
+                await wa.next("state")
+                await wa.send({"type": "act", "seat": 1, "action": action})
+                refused.append(await wa.next("error"))
+        return refused
+
+    assert [f["code"] for f in asyncio.run(go())] == ["not_your_turn"] * 2
+    assert bo.get(f"/api/tables/{table_id}/")["seq"] == 2
