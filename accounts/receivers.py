@@ -3,23 +3,38 @@ change is made: the API, the admin, a shell or a management command."""
 
 from typing import Any
 
+from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from rest_framework.authtoken.models import Token
 
 from accounts.models import User
-from accounts.signals import credentials_revoked
+from accounts.signals import credentials_revoked, session_digest
 
 
-def credentials_revoked_on_commit(user_id: int, *, sessions: bool) -> None:
+def credentials_revoked_on_commit(
+    user_id: int, *, sessions: bool, session: str | None = None
+) -> None:
     """Send ``credentials_revoked`` once the change is committed (a rolled
     back change revokes nothing)."""
     transaction.on_commit(
         lambda: credentials_revoked.send(
-            sender=User, user_id=user_id, sessions=sessions
+            sender=User, user_id=user_id, sessions=sessions, session=session
         )
     )
+
+
+@receiver(user_logged_out, dispatch_uid="accounts.logged_out")
+def logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    """A log-out ends one browser session: the sockets it opened (another
+    tab of the same browser) close too, or they would play on as the person
+    who left. Sent before Django flushes the session, while it has its key."""
+    key = getattr(getattr(request, "session", None), "session_key", None)
+    if user is not None and key:
+        credentials_revoked_on_commit(
+            user.pk, sessions=False, session=session_digest(key)
+        )
 
 
 @receiver(post_delete, sender=Token, dispatch_uid="accounts.token_deleted")

@@ -33,6 +33,7 @@ from rest_framework import exceptions
 
 import rules
 from accounts.authentication import PendingToken
+from accounts.signals import session_digest
 from config.errors import (
     BUSY_CODE,
     SERVER_ERROR_MESSAGE,
@@ -472,10 +473,18 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def credentials_revoked(self, message: dict[str, Any]) -> None:
         """What this socket was opened with stopped being valid: a revoked
         API token closes the sockets opened with it, a changed password or a
-        deactivated account every socket of the person (``accounts.signals``).
-        Closed with ``CLOSE_INVALID_TOKEN``; a browser whose own session
-        stands reconnects as it is now."""
-        if message["sessions"] or self.scope.get("auth_by_token"):
+        deactivated account every socket of the person, a log-out the sockets
+        of the browser session it ended (``accounts.signals``). Closed with
+        ``CLOSE_INVALID_TOKEN``; a browser whose own session stands
+        reconnects as it is now."""
+        by_token = bool(self.scope.get("auth_by_token"))
+        if message.get("session") is not None:
+            key = getattr(self.scope.get("session"), "session_key", None)
+            ended = bool(key) and not by_token
+            ended = ended and session_digest(str(key)) == message["session"]
+        else:
+            ended = message["sessions"] or by_token
+        if ended:
             await self.close(code=CLOSE_INVALID_TOKEN)
 
     # --- server -> client --------------------------------------------------

@@ -216,13 +216,22 @@ def presence_changed(table_id: int, seats: list[dict[str, Any]]) -> None:
 
 
 def credentials_revoked(
-    sender: Any = None, *, user_id: int, sessions: bool, **kwargs: Any
+    sender: Any = None,
+    *,
+    user_id: int,
+    sessions: bool,
+    session: str | None = None,
+    **kwargs: Any,
 ) -> None:
     """Close the sockets of person ``user_id`` that the revoked credentials
     opened: those opened with an API token, and with ``sessions`` those of a
     browser session too (a receiver of ``accounts.signals.credentials_revoked``,
-    connected in ``games.apps``)."""
-    _publish(user_group(user_id), {"type": CREDENTIALS_REVOKED, "sessions": sessions})
+    connected in ``games.apps``); with ``session`` (a log-out: the digest of
+    the ended session's key) only the sockets that session opened."""
+    _publish(
+        user_group(user_id),
+        {"type": CREDENTIALS_REVOKED, "sessions": sessions, "session": session},
+    )
 
 
 # --- the loop messages go out on --------------------------------------------

@@ -125,3 +125,30 @@ def test_deactivating_an_account_closes_its_sockets() -> None:
             assert await closed_with(program) == 4401
 
     run(go)
+
+
+def test_logging_out_closes_that_sessions_sockets_only() -> None:
+    """Another tab of a browser that logged out stops playing as the person;
+    the person's other browser and their program play on."""
+    ada, bo = UserFactory(), UserFactory()
+    table = table_started(seating=[ada, bo])
+    token = token_for(ada)
+    leaving, staying = browser(ada), browser(ada)
+
+    async def go() -> None:
+        async with (
+            SessionSocket(table.pk, leaving.cookies["sessionid"].value) as tab,
+            SessionSocket(table.pk, staying.cookies["sessionid"].value) as other,
+            Socket(table.pk, token) as program,
+        ):
+            for socket in (tab, other, program):
+                await socket.next("state")
+            answer = await database_sync_to_async(leaving.post)("/api/accounts/logout/")
+            assert answer.status_code == 204
+            assert await closed_with(tab) == 4401
+            for socket in (other, program):
+                await socket.send({"type": "ping"})
+                assert (await socket.next("pong")) == {"type": "pong"}
+
+    run(go)
+    assert staying.get("/api/accounts/me/").json()["username"] == ada.username
