@@ -348,13 +348,20 @@ def require_creator(table: Table, user: User) -> None:
         )
 
 
+def table_over(table: Table) -> Conflict:
+    """The refusal for a table past play: aborted, or its match ended."""
+    if table.status == TableStatus.ABORTED:
+        return Conflict("table_aborted", f"Table {table.pk} was aborted.")
+    return Conflict("table_finished", f"The match at table {table.pk} has ended.")
+
+
 def require_lobby(table: Table) -> None:
     """Seats change and matches start only in the lobby."""
     if table.status == TableStatus.LOBBY:
         return
-    if table.status == TableStatus.ABORTED:
-        raise Conflict("table_aborted", f"Table {table.pk} was aborted.")
-    raise Conflict("already_started", f"Table {table.pk} has already started.")
+    if table.status == TableStatus.PLAYING:
+        raise Conflict("already_started", f"Table {table.pk} has already started.")
+    raise table_over(table)
 
 
 def require_playing(table: Table) -> None:
@@ -363,6 +370,4 @@ def require_playing(table: Table) -> None:
         return
     if table.status == TableStatus.LOBBY:
         raise Conflict("not_started", f"Table {table.pk} has not started yet.")
-    if table.status == TableStatus.ABORTED:
-        raise Conflict("table_aborted", f"Table {table.pk} was aborted.")
-    raise Conflict("table_finished", f"The match at table {table.pk} has ended.")
+    raise table_over(table)

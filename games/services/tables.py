@@ -24,6 +24,7 @@ from games.services.locking import (
     require_lobby,
     require_playing,
     table_lock,
+    table_over,
 )
 from games.services.recording import record, state_load
 from rules import bots
@@ -278,7 +279,7 @@ def table_leave(*, table_id: int, user: User) -> Table:
         followups_schedule(table=table)
         return table
     if table.status != TableStatus.PLAYING:
-        raise Conflict("table_finished", f"The match at table {table.pk} has ended.")
+        raise table_over(table)
     seat.replaced_user = user
     _seats_to_bots(table, seats, [seat])
     return table

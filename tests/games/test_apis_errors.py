@@ -492,7 +492,7 @@ def test_finished_conflicts(player: Callable[..., Player]) -> None:
     play_to_end(table)
     ada = player(seat_users(table)[0])
 
-    for path in ("actions/", "leave/"):
+    for path in ("actions/", "leave/", "join/", "start/", "bots/"):
         _refused(
             ada,
             "post",
