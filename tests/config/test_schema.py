@@ -28,7 +28,8 @@ from tests.games.tables import table_started
 # what is valid depends on more than a schema can say: the password rules and
 # the names already taken, whether the credentials (or the current password)
 # are right, each game's player counts and options, whether a move is legal
-# now, whether the two players of a head to head are two different people.
+# now, whether the two players of a head to head are two different people,
+# whether a leaderboard's table size is one its game allows.
 DEPENDS_ON_MORE_THAN_THE_SCHEMA = {
     ("POST", "/api/accounts/register/"),
     ("POST", "/api/accounts/token/"),
@@ -37,6 +38,7 @@ DEPENDS_ON_MORE_THAN_THE_SCHEMA = {
     ("POST", "/api/tables/"),
     ("POST", "/api/tables/{table_id}/actions/"),
     ("GET", "/api/stats/head-to-head/"),
+    ("GET", "/api/stats/leaderboards/{game}/"),
 }
 
 MAX_EXAMPLES = 10
