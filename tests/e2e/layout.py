@@ -13,6 +13,15 @@ BOARD_LABELS = (
     " #board button, .actions button, .result-line"
 )
 
+#: The turn bar's height, line height and padding (its lines, measured).
+TURN_BAR = """() => {
+  const bar = document.getElementById('turn-bar');
+  const style = getComputedStyle(bar);
+  return { height: bar.getBoundingClientRect().height, text: bar.innerText,
+    line: parseFloat(style.lineHeight),
+    padding: parseFloat(style.paddingTop) + parseFloat(style.paddingBottom) };
+}"""
+
 # Each word (a run of non-space characters) in the elements' text whose
 # pieces lie on more than one line: a word broken mid-way.
 BROKEN_WORDS = """(selector) => {

@@ -22,17 +22,10 @@ import pytest
 
 from tests.e2e.conftest import keep_screenshot
 from tests.e2e.flows import MOVES, create_table, move_done, seq, sign_up, wait_turn
-from tests.e2e.layout import broken_words, page_width
+from tests.e2e.layout import TURN_BAR, broken_words, page_width
 
 TABLES = [("alkort", 4), ("alkort", 2), ("alager", 4), ("allegra", 4)]
 MOVES_CHECKED = 12
-TURN_BAR = """() => {
-  const bar = document.getElementById('turn-bar');
-  const style = getComputedStyle(bar);
-  return { height: bar.getBoundingClientRect().height, text: bar.innerText,
-    line: parseFloat(style.lineHeight),
-    padding: parseFloat(style.paddingTop) + parseFloat(style.paddingBottom) };
-}"""
 
 
 @pytest.mark.timeout(240)
@@ -157,13 +150,19 @@ def test_allegra_felt_keeps_its_height_when_triples_leave_at_390px(
 
 
 # Every kind of status each game's turn bar says, in its longest wording:
-# two-digit deals and limits, bots' names, konec and last turns, a clock.
-STATUS_LINES = """async () => {
+# two-digit deals and limits, bots' names and the longest name a person may
+# have (150 characters, no space), konec and last turns, a clock. Each is
+# drawn the way the page draws it: the names marked (`marked`) and put in
+# nodes of their own (`withNames`).
+LONGEST = "W" * 150
+STATUS_LINES = """async (longest) => {
   const games = {};
   for (const game of ['alager', 'alkort', 'allegra']) {
     games[game] = (await import(`/static/web/js/games/${game}.js`)).default;
   }
-  const names = (seat) => (seat === 0 ? 'ada (you)' : `random bot ${seat + 1}`);
+  const { marked, withNames } = await import('/static/web/js/games/common.js');
+  const bots = (seat) => (seat === 0 ? 'ada (you)' : `random bot ${seat + 1}`);
+  const long = (seat) => (seat === 0 ? 'ada (you)' : longest);
   const alager = [];
   for (const end_mode of ['first_to_limit', 'elimination', 'fixed_deals']) {
     for (const phase of ['turns', 'final']) {
@@ -179,8 +178,10 @@ STATUS_LINES = """async () => {
   for (const [game, views] of Object.entries({ alager, alkort, allegra })) {
     for (const view of views) {
       for (const mine of [true, false]) {
-        const ctx = { view, names, seat: 0, legal: mine ? [{ type: 'pass' }] : [] };
-        cases.push({ game, mine, text: games[game].status(ctx) });
+        for (const names of [bots, long]) {
+          const ctx = { view, names, seat: 0, legal: mine ? [{ type: 'pass' }] : [] };
+          cases.push({ game, mine, long: names === long, marked: games[game].status(marked(ctx)) });
+        }
       }
     }
   }
@@ -190,9 +191,13 @@ STATUS_LINES = """async () => {
     + '<span class="clock"></span>10:00</span>';
   document.querySelector('main').prepend(bar);
   const line = parseFloat(getComputedStyle(bar).lineHeight);
-  return cases.map(({ game, mine, text }) => {
-    bar.firstChild.textContent = text;
-    return { game, mine, text, lines: Math.round(bar.firstChild.getBoundingClientRect().height / line) };
+  return cases.map(({ game, mine, long, marked }) => {
+    bar.firstChild.replaceChildren(...withNames(marked));
+    const text = bar.firstChild;
+    return { game, mine, long, text: text.textContent,
+      lines: Math.round(text.getBoundingClientRect().height / line),
+      names: [...text.querySelectorAll('.name-cut')].map((name) => ({
+        title: name.title, cut: name.scrollWidth > name.clientWidth })) };
   });
 }"""
 
@@ -201,13 +206,23 @@ STATUS_LINES = """async () => {
 def test_every_status_fits_two_lines_at_390px(player: Any) -> None:
     """Alager's status, "random bot 4 to play (deal 12; 15 penalty points put
     a player out). Konec was called: last turns.", took three lines of the
-    turn bar at 390 px and pushed the board down."""
+    turn bar at 390 px and pushed the board down. So did a status naming a
+    person with a 150-character name: the name is cut, not the sentence."""
     page = player(390, 844).page
     page.goto("/")
-    cases = page.evaluate(STATUS_LINES)
-    assert len(cases) == 24, cases
+    cases = page.evaluate(STATUS_LINES, LONGEST)
+    assert len(cases) == 48, cases
     too_long = [f"{c['lines']} lines: {c['text']}" for c in cases if c["lines"] > 2]
     assert too_long == [], "\n".join(too_long)
+    # The whole name is still in the text (a screen reader reads it) and in
+    # the tooltip; only the long one is cut on screen, a bot's name is whole.
+    named = [c for c in cases if c["names"]]
+    assert len(named) == 20, cases  # each status naming one seat to play
+    for case in named:
+        for name in case["names"]:
+            assert name["title"] in case["text"], case
+            assert name["cut"] == case["long"], case
+            assert (name["title"] == LONGEST) == case["long"], case
     # The seat's own turn always opens with the same words, the cue the
     # announcer reads out: after a knock it read "Konec: your last turn".
     cue = {"alager": "Your turn", "alkort": "Your turn", "allegra": "Your move"}

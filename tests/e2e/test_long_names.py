@@ -13,9 +13,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.conftest import PASSWORD
-from tests.e2e.flows import create_table, unique_name
+from tests.e2e.flows import create_table, unique_name, wait_turn
+from tests.e2e.layout import TURN_BAR
 
 WIDTH = 390
 
@@ -50,9 +52,19 @@ def test_long_names_break_instead_of_widening_the_page(
     page.click("button[type=submit]")
     page.wait_for_selector(f".me:text-is('{name}')")
 
-    create_table(page, "alkort", 2)
+    table_id = create_table(page, "alkort", 2)
     page.wait_for_selector(f"#seats a[title='{name}']")
     assert _page_width(page) <= WIDTH, f"the table is {_page_width(page)}px wide"
+    # While it is the person's turn, anyone else's turn bar names them: the
+    # name is cut, and the bar keeps to its two lines.
+    wait_turn(page)
+    watcher = player(width=WIDTH, height=844).page
+    watcher.goto(f"/tables/{table_id}/")
+    expect(watcher.locator("#turn-text")).to_contain_text(f"{name} to play")
+    bar = watcher.evaluate(TURN_BAR)
+    assert bar["height"] <= 2 * bar["line"] + bar["padding"] + 1, bar
+    # The whole name is in the text a screen reader reads, and the tooltip.
+    assert watcher.locator(f"#turn-text .name-cut[title='{name}']").count() == 1
 
     page.goto(f"/players/{name}/")
     page.wait_for_selector(f"h1:text-is('{name}')")

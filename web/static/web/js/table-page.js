@@ -6,7 +6,7 @@ import { currentUser, el, games, showError } from "./api.js";
 import { openTable } from "./open-table.js";
 import { spokenCards } from "./cards.js";
 import { TableClient } from "./table-client.js";
-import { seatLabel } from "./games/common.js";
+import { marked, seatLabel, withNames } from "./games/common.js";
 import { renderers } from "./games/index.js";
 
 const root = document.getElementById("table-page");
@@ -265,12 +265,14 @@ function renderTurn(ctx) {
   if (ctx.table.status === "lobby") message = "Waiting for players — the table's creator starts the match once every seat is filled.";
   else if (ctx.table.status === "aborted") message = "This table was closed before the match ended.";
   else if (!ctx.view) message = "Loading…";
-  else if (ctx.view.outcome) message = `Match over. ${renderer.outcomeLine(ctx)}`;
-  else message = renderer.status(ctx);
-  if (text.textContent !== message) text.textContent = message;
+  else if (ctx.view.outcome) message = `Match over. ${renderer.outcomeLine(marked(ctx))}`;
+  else message = renderer.status(marked(ctx));
+  // Each name in its own node, cut to its share of the line (withNames).
+  const line = el("span", { id: "turn-text" }, withNames(message));
+  if (!line.isEqualNode(text)) text.replaceWith(line);
   const myTurn = Boolean(ctx.legal.length);
   bar.classList.toggle("my-turn", myTurn);
-  if (myTurn && !wasMyTurn) announce(message);
+  if (myTurn && !wasMyTurn) announce(line.textContent);
   wasMyTurn = myTurn;
 }
 

@@ -164,11 +164,13 @@ function endReason(ctx) {
 
 // Two lines at most on a phone, a clock beside: who plays, which deal, and
 // whether konec was called (the limit is under the Players list, limitNote).
+// A name opens the sentence: in the bar it is cut to at most half the line
+// (withNames), so it always fits on the first line, and the rest follows it.
 function status(ctx) {
   const v = ctx.view;
   const deal = v.options.end_mode === "fixed_deals" ? `deal ${v.deal} of ${v.options.num_deals}` : `deal ${v.deal}`;
   if (v.phase === "final") {
-    return ctx.legal.length ? `Your turn (last: konec) — ${deal}.` : `Konec: last turn for ${ctx.names(v.current)} — ${deal}.`;
+    return ctx.legal.length ? `Your turn (last: konec) — ${deal}.` : `${ctx.names(v.current)} to play (last: konec) — ${deal}.`;
   }
   if (ctx.legal.length) return `Your turn — ${deal}.`;
   return `${ctx.names(v.current)} to play — ${deal}.`;

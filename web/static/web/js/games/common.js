@@ -85,6 +85,34 @@ export function seatLabel(name, tag = "span", attrs = {}) {
     you ? el("span", { class: "seat-you" }, YOU) : null);
 }
 
+// A sentence with seats' names in it, as the turn bar says it: "<name> to play
+// — deal 3." A 150-character name broke over three lines of a phone's bar and
+// pushed the board down; there each name is cut with an ellipsis (CSS, the
+// `name-cut` class) and the sentence around it stays whole. The renderers
+// build their status as a string with `ctx.names`: called with `marked(ctx)`,
+// that string carries each name between two private-use characters (never in
+// a username), and `withNames` turns it into text and name nodes, the whole
+// name in the text a screen reader reads and in the title (a tooltip).
+const NAME_START = "\uE000";
+const NAME_END = "\uE001";
+const MARKED = new RegExp(`${NAME_START}([^${NAME_END}]*)${NAME_END}`, "g");
+
+export function marked(ctx) {
+  return { ...ctx, names: (seat) => `${NAME_START}${ctx.names(seat)}${NAME_END}` };
+}
+
+export function withNames(text) {
+  const parts = [];
+  let last = 0;
+  for (const match of text.matchAll(MARKED)) {
+    if (match.index > last) parts.push(text.slice(last, match.index));
+    parts.push(el("span", { class: "name-cut", title: match[1] }, match[1]));
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) parts.push(text.slice(last));
+  return parts;
+}
+
 // A seat's name and its tags ("dealer", "partner"): the tags sit apart by a
 // margin on screen, and by a comma for a screen reader.
 export function nameWithTags(name, tags) {
