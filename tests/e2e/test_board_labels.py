@@ -232,3 +232,34 @@ def test_every_status_fits_two_lines_at_390px(player: Any) -> None:
         if c["mine"] and not c["text"].startswith(cue[c["game"]])
     ]
     assert unheard == [], unheard
+
+
+NOTE_AND_BOARD = """() => {
+  const board = document.getElementById('board').getBoundingClientRect();
+  const note = [...document.querySelectorAll('p')].find(
+    (node) => node.textContent === '5 penalty points end the match.');
+  return note && { note: note.getBoundingClientRect().bottom, board: board.top,
+    visible: note.checkVisibility() };
+}"""
+
+
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1440, 900)])
+def test_alager_says_what_ends_the_match_above_the_board(
+    player: Any, screenshot_dir: Path, width: int, height: int
+) -> None:
+    """The penalty limit was said under the Players list, which a phone puts
+    below the board, out of a player's sight; it is a line under the turn bar."""
+    person = player(width, height)
+    page = person.page
+    sign_up(person, prefix="lim")
+    if width < 900:
+        # A phone starts the lobby's options folded: the table is made wide.
+        page.set_viewport_size({"width": 1440, "height": 900})
+    create_table(page, "alager", 4, {"penalty_limit": 5})
+    page.set_viewport_size({"width": width, "height": height})
+    wait_turn(page)
+    placed = page.evaluate(NOTE_AND_BOARD)
+    keep_screenshot(page, screenshot_dir, f"alager-4p-{width}-limit")
+    assert placed and placed["visible"], placed
+    assert placed["note"] <= placed["board"], placed

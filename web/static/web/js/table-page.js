@@ -156,10 +156,11 @@ function renderSeats(ctx) {
   }));
 }
 
-// What ends the match (Alager's penalty limit), under the scores it is
-// about: said once here, the turn bar keeps to two lines on a phone.
-function renderSeatsNote(ctx) {
-  const note = document.getElementById("seats-note");
+// What ends the match (Alager's penalty limit), on a quiet line under the
+// turn bar (which keeps to two lines on a phone): under the Players list it
+// was below the board on a phone, out of a player's sight.
+function renderMatchNote(ctx) {
+  const note = document.getElementById("match-note");
   const text = ctx.view && renderer.limitNote ? renderer.limitNote(ctx) : "";
   note.hidden = !text;
   if (note.textContent !== text) note.textContent = text;
@@ -446,7 +447,7 @@ function render() {
   renderWatching(ctx);
   renderTimer(ctx);
   renderSeats(ctx);
-  renderSeatsNote(ctx);
+  renderMatchNote(ctx);
   renderLobby(ctx);
   if (ctx.view) {
     const active = document.activeElement;

@@ -139,7 +139,7 @@ function board(ctx) {
     el("div", { class: "actions" }, actions));
 }
 
-// What ends the match, in words (under the Players list): a bare "limit 5"
+// What ends the match, in words (a line under the turn bar): a bare "limit 5"
 // told a new player nothing, and in the turn bar it made three lines on a phone.
 function limitNote(ctx) {
   const o = ctx.view.options;
@@ -163,7 +163,7 @@ function endReason(ctx) {
 }
 
 // Two lines at most on a phone, a clock beside: who plays, which deal, and
-// whether konec was called (the limit is under the Players list, limitNote).
+// whether konec was called (the limit is on the line under it, limitNote).
 // A name opens the sentence: in the bar it is cut to at most half the line
 // (withNames), so it always fits on the first line, and the rest follows it.
 function status(ctx) {
