@@ -76,3 +76,58 @@ def test_long_names_break_instead_of_widening_the_page(
     page.goto(f"/tournaments/{made['tournament']}/")
     page.wait_for_selector("h1:has-text('TTTT')")
     assert _page_width(page) <= WIDTH, f"the tournament is {_page_width(page)}px wide"
+
+
+# The side panel's and the match-over dialog's score tables, drawn by each
+# game with a 150-character name at seat 1: the name keeps to one line.
+SCORE_TABLES = """async (longest) => {
+  const alager = (await import('/static/web/js/games/alager.js')).default;
+  const allegra = (await import('/static/web/js/games/allegra.js')).default;
+  const names = (seat) => (seat === 1 ? longest : `random bot ${seat + 1}`);
+  const ctx = (view) => ({ view, names, seat: 0, legal: [] });
+  const outcome = { places: [2, 1], scores: [3, 1], winners: [1] };
+  const alagerView = {
+    options: { end_mode: 'first_to_limit', penalty_limit: 5 }, penalties: [3, 1],
+    last_deal: { deal: 2, reason: 'konec', knocker: 1, specials: [], hands: [['AH', 'KH', 'QH'], null],
+      changes: [1, 0], penalties: [3, 1], values: [31, null] },
+    outcome,
+  };
+  const allegraView = { players: 2, scores: [30, 12], outcome,
+    round_results: [{ round: 1, scores: [30, 12], raw: [30, 12], doubled: false, trigger: 1 }] };
+  const side = document.createElement('aside');
+  side.className = 'side';
+  document.querySelector('main').append(side);
+  const tables = {
+    'alager deal': alager.summary(ctx(alagerView)),
+    'allegra rounds': allegra.summary(ctx(allegraView)),
+    'result': alager.result(ctx(alagerView)),
+  };
+  const found = {};
+  for (const [what, node] of Object.entries(tables)) {
+    const panel = document.createElement('section');
+    panel.className = 'panel compact';
+    panel.append(node);
+    side.replaceChildren(panel);
+    const cell = [...node.querySelectorAll('th, td')].find((c) => c.textContent.includes(longest));
+    const name = cell.querySelector('[title]');
+    const line = parseFloat(getComputedStyle(name || cell).lineHeight);
+    found[what] = { lines: Math.round((name || cell).getBoundingClientRect().height / line),
+      title: name && name.title, wide: document.documentElement.scrollWidth };
+  }
+  side.remove();
+  return found;
+}"""
+
+
+@pytest.mark.timeout(60)
+def test_a_long_name_keeps_to_one_line_in_score_tables(player: Any) -> None:
+    """A 150-character name broke anywhere in the last deal's table and made
+    a column of sixteen lines beside the scores; it is cut, whole in its
+    title, as on the board."""
+    page = player(width=WIDTH, height=844).page
+    page.goto("/")
+    longest = "W" * 150
+    found = page.evaluate(SCORE_TABLES, longest)
+    for what, table in found.items():
+        assert table["lines"] == 1 and table["title"] == longest, (what, table)
+        assert table["wide"] <= WIDTH, (what, table)

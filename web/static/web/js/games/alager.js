@@ -5,7 +5,7 @@ import { el, plural } from "../api.js";
 import { cardBack, cardName, cardText } from "../cards.js";
 import {
   actionButton, cardButton, faceDownRow, legalOf, listNames, nameWithTags, placesText, resultTable, scoreTable,
-  waitingFor,
+  seatLabel, waitingFor,
 } from "./common.js";
 
 let selected = null; // the hand card picked for a one-card exchange
@@ -212,7 +212,7 @@ function summary(ctx) {
   // Each shown hand sits under its player's name, in small cards: a column
   // of its own made the table wider than the side panel at 1440 px.
   const rows = d.hands.map((hand, seat) => [
-    el("span", { class: "deal-player" }, el("span", {}, ctx.names(seat)),
+    el("span", { class: "deal-player" }, seatLabel(ctx.names(seat)),
       hand ? el("span", { class: "mini-cards" }, hand.map((c) => cardButton(c, { czech: ctx.czech })))
         : el("span", { class: "muted" }, "no hand")),
     d.changes[seat] > 0 ? `+${d.changes[seat]}` : String(d.changes[seat]),

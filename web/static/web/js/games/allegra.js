@@ -348,7 +348,7 @@ function summary(ctx) {
   if (!results.length) return null;
   const n = ctx.view.players;
   const rows = Array.from({ length: n }, (_, seat) => [
-    ctx.names(seat),
+    seatLabel(ctx.names(seat)),
     // A doubled trigger's score is already doubled: say from what ("44 (22×2)").
     ...results.map((r) => (r.doubled && r.trigger === seat
       ? `${r.scores[seat]} (${r.raw[seat]}×2)` : String(r.scores[seat]))),

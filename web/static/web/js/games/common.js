@@ -157,7 +157,7 @@ export function resultTable(ctx, scoreLabel) {
   return el("div", {},
     el("p", { class: "result-line" }, placesText(ctx, outcome)),
     scoreTable(["Place", "Player", scoreLabel], order.map(({ place, seat }) =>
-      [String(place), ctx.names(seat), String(outcome.scores[seat])])));
+      [String(place), seatLabel(ctx.names(seat)), String(outcome.scores[seat])])));
 }
 
 export function waitingFor(ctx) {
