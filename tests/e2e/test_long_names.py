@@ -32,6 +32,12 @@ print(json.dumps({"tournament": tournament.pk}))
 """
 
 
+LOG_LINES = """(name) => [...document.querySelectorAll('#log li')]
+  .filter((line) => line.textContent.includes(name))
+  .map((line) => Math.round(line.getBoundingClientRect().height
+    / parseFloat(getComputedStyle(line).lineHeight)))"""
+
+
 def _page_width(page: Any) -> int:
     return int(page.evaluate("document.documentElement.scrollWidth"))
 
@@ -65,6 +71,9 @@ def test_long_names_break_instead_of_widening_the_page(
     assert bar["height"] <= 2 * bar["line"] + bar["padding"] + 1, bar
     # The whole name is in the text a screen reader reads, and the tooltip.
     assert watcher.locator(f"#turn-text .name-cut[title='{name}']").count() == 1
+    # The log's lines that name the person keep to two lines as well.
+    log_lines = page.evaluate(LOG_LINES, name)
+    assert log_lines and max(log_lines) <= 2, log_lines
 
     page.goto(f"/players/{name}/")
     page.wait_for_selector(f"h1:text-is('{name}')")

@@ -307,13 +307,16 @@ function describe(event, ctx) {
 
 function addLog(events) {
   if (!client.table) return;
-  const ctx = context();
+  // Names cut as in the turn bar (withNames): a 150-character one made each
+  // of its lines six lines long.
+  const ctx = marked(context());
   const lines = [];
   for (const event of events) {
     const text = describe(event, ctx);
     if (!text) continue;
-    lines.push(text);
-    logList.prepend(el("li", { dataset: { seq: event.seq } }, text));
+    const line = el("li", { dataset: { seq: event.seq } }, withNames(text));
+    lines.push(line.textContent);
+    logList.prepend(line);
   }
   while (logList.children.length > 200) logList.lastChild.remove();
   announce(...lines);

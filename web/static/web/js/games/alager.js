@@ -5,7 +5,7 @@ import { el, plural } from "../api.js";
 import { cardBack, cardName, cardText } from "../cards.js";
 import {
   actionButton, cardButton, faceDownRow, legalOf, listNames, nameWithTags, placesText, resultTable, scoreTable,
-  seatLabel, waitingFor,
+  marked, seatLabel, waitingFor, withNames,
 } from "./common.js";
 
 let selected = null; // the hand card picked for a one-card exchange
@@ -219,9 +219,10 @@ function summary(ctx) {
     String(d.penalties[seat]),
     d.values[seat] === null ? "—" : String(d.values[seat]),
   ]);
-  const specials = d.specials.map((s) => `${ctx.names(s.seat)}: ${kindName(s.kind)}`).join(", ");
+  const who = marked(ctx).names; // cut in the line as in the turn bar
+  const specials = d.specials.map((s) => `${who(s.seat)}: ${kindName(s.kind)}`).join(", ");
   const node = el("div", {},
-    el("p", {}, `Deal ${d.deal} ended by ${REASONS[d.reason] || d.reason}${d.knocker !== null ? ` (${ctx.names(d.knocker)} knocked)` : ""}.${specials ? ` ${specials}.` : ""}`),
+    el("p", {}, withNames(`Deal ${d.deal} ended by ${REASONS[d.reason] || d.reason}${d.knocker !== null ? ` (${who(d.knocker)} knocked)` : ""}.${specials ? ` ${specials}.` : ""}`)),
     scoreTable(["Player and hand", "Points", "Total", "Value"], rows));
   node.dataset.title = `Deal ${d.deal} result`;
   return node;
