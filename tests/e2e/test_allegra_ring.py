@@ -49,8 +49,9 @@ def test_every_grid_shows_at_1440_and_the_ring_scrolls_at_390(
     page.set_viewport_size({"width": 390, "height": 844})
     page.wait_for_timeout(200)
     ring = page.evaluate(RING)
-    # A phone keeps the 34 px cells and scrolls the ring in its own box.
-    assert ring["scrolls"] and ring["cell"] >= 33.5, ring
+    # A phone scrolls the ring in its own box, so its cells need not shrink
+    # to the 34 px that fit a desktop: 40 px are easier to tap.
+    assert ring["scrolls"] and ring["cell"] >= 39.5, ring
     assert page_width(page) <= 390
 
 

@@ -160,7 +160,7 @@ function grids(ctx) {
   });
   // It scrolls sideways on a phone: a keyboard can scroll it too. The number
   // of grids sizes the cells (cardroom.css), so a desktop shows every grid.
-  return el("div", { class: "ring-scroll", tabindex: "0", role: "region", "aria-label": "Grids", style: `--grids:${blocks.length}` },
+  return el("div", { class: `ring-scroll${blocks.length > 2 ? " three-or-more" : ""}`, tabindex: "0", role: "region", "aria-label": "Grids", style: `--grids:${blocks.length}` },
     el("div", { class: "ring" }, blocks));
 }
 
