@@ -103,9 +103,12 @@ SCORE_TABLES = """async (longest) => {
   };
   const allegraView = { players: 2, scores: [30, 12], outcome,
     round_results: [{ round: 1, scores: [30, 12], raw: [30, 12], doubled: false, trigger: 1 }] };
-  const side = document.createElement('aside');
-  side.className = 'side';
-  document.querySelector('main').append(side);
+  // The table page's layout: the side panel is a 300 px column on a desktop.
+  const layout = document.createElement('div');
+  layout.className = 'table-layout';
+  layout.innerHTML = '<section class="board"></section><aside class="side"></aside>';
+  document.querySelector('main').append(layout);
+  const side = layout.querySelector('.side');
   const tables = {
     'alager deal': alager.summary(ctx(alagerView)),
     'allegra rounds': allegra.summary(ctx(allegraView)),
@@ -120,23 +123,28 @@ SCORE_TABLES = """async (longest) => {
     const cell = [...node.querySelectorAll('th, td')].find((c) => c.textContent.includes(longest));
     const name = cell.querySelector('[title]');
     const line = parseFloat(getComputedStyle(name || cell).lineHeight);
+    const box = node.querySelector('.table-scroll');
     found[what] = { lines: Math.round((name || cell).getBoundingClientRect().height / line),
-      title: name && name.title, wide: document.documentElement.scrollWidth };
+      title: name && name.title, wide: document.documentElement.scrollWidth,
+      scrolls: box.scrollWidth > box.clientWidth + 1 };
   }
-  side.remove();
+  layout.remove();
   return found;
 }"""
 
 
 @pytest.mark.timeout(60)
-def test_a_long_name_keeps_to_one_line_in_score_tables(player: Any) -> None:
+@pytest.mark.parametrize("width", [WIDTH, 1440])
+def test_a_long_name_keeps_to_one_line_in_score_tables(player: Any, width: int) -> None:
     """A 150-character name broke anywhere in the last deal's table and made
     a column of sixteen lines beside the scores; it is cut, whole in its
-    title, as on the board."""
-    page = player(width=WIDTH, height=844).page
+    title, as on the board, and short enough that the table fits the side
+    panel without scrolling."""
+    page = player(width=width, height=844).page
     page.goto("/")
     longest = "W" * 150
     found = page.evaluate(SCORE_TABLES, longest)
     for what, table in found.items():
         assert table["lines"] == 1 and table["title"] == longest, (what, table)
-        assert table["wide"] <= WIDTH, (what, table)
+        assert table["wide"] <= width, (what, table)
+        assert not table["scrolls"], (what, table)

@@ -219,10 +219,12 @@ function summary(ctx) {
     String(d.penalties[seat]),
     d.values[seat] === null ? "—" : String(d.values[seat]),
   ]);
-  const who = marked(ctx).names; // cut in the line as in the turn bar
+  // Names cut as in the turn bar; the knocker's follows a semicolon, as a
+  // cut name after "(" went to the next line without it.
+  const who = marked(ctx).names;
   const specials = d.specials.map((s) => `${who(s.seat)}: ${kindName(s.kind)}`).join(", ");
   const node = el("div", {},
-    el("p", {}, withNames(`Deal ${d.deal} ended by ${REASONS[d.reason] || d.reason}${d.knocker !== null ? ` (${who(d.knocker)} knocked)` : ""}.${specials ? ` ${specials}.` : ""}`)),
+    el("p", {}, withNames(`Deal ${d.deal} ended by ${REASONS[d.reason] || d.reason}${d.knocker !== null ? `; ${who(d.knocker)} knocked` : ""}.${specials ? ` ${specials}.` : ""}`)),
     scoreTable(["Player and hand", "Points", "Total", "Value"], rows));
   node.dataset.title = `Deal ${d.deal} result`;
   return node;
