@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import PASSWORD
-from tests.e2e.flows import create_table, unique_name, wait_turn
+from tests.e2e.flows import create_table, sign_up, unique_name, wait_turn
 from tests.e2e.layout import TURN_BAR
 
 WIDTH = 390
@@ -148,3 +148,27 @@ def test_a_long_name_keeps_to_one_line_in_score_tables(player: Any, width: int) 
         assert table["lines"] == 1 and table["title"] == longest, (what, table)
         assert table["wide"] <= width, (what, table)
         assert not table["scrolls"], (what, table)
+
+
+# Each Alkort seat's name on the felt: whether it shows whole.
+SEAT_NAMES = """() => [...document.querySelectorAll('.alkort-felt .spot .seat-name')].map(
+  (name) => ({ name: name.textContent, whole: name.scrollWidth <= name.clientWidth }))"""
+
+
+@pytest.mark.timeout(120)
+def test_a_long_own_name_leaves_room_for_the_side_seats_at_1440px(
+    player: Any,
+) -> None:
+    """The felt's middle column (partner above, the seat's own box below)
+    took every pixel a 150-character name asked for: the left and right
+    seats shrank to 110 px, "random …" with their backs in two rows, beside
+    an empty felt. The own box stops at 16em, as every seat box does."""
+    person = player(1440, 900)
+    page = person.page
+    name = sign_up(person, prefix="wide", length=150)
+    create_table(page, "alkort", 4)
+    wait_turn(page)
+    seats = page.evaluate(SEAT_NAMES)
+    assert len(seats) == 4, seats
+    cut = [seat["name"] for seat in seats if not seat["whole"]]
+    assert cut == [name], cut
