@@ -172,3 +172,26 @@ def test_a_long_own_name_leaves_room_for_the_side_seats_at_1440px(
     assert len(seats) == 4, seats
     cut = [seat["name"] for seat in seats if not seat["whole"]]
     assert cut == [name], cut
+
+
+@pytest.mark.timeout(60)
+def test_a_cut_name_in_a_sentence_keeps_its_you(player: Any) -> None:
+    """The match-over line "<name> (you) reached 2 penalty points." lost its
+    "(you)" with the cut name; it stays whole after the cut, as on the board."""
+    page = player(width=WIDTH, height=844).page
+    page.goto("/")
+    shown = page.evaluate(
+        """async (longest) => {
+          const { marked, withNames } = await import('/static/web/js/games/common.js');
+          const ctx = marked({ names: () => `${longest} (you)` });
+          const line = document.createElement('p');
+          line.style.width = '300px';
+          line.append(...withNames(`${ctx.names(0)} reached 2 penalty points.`));
+          document.querySelector('main').append(line);
+          const name = line.querySelector('.name-cut');
+          return { text: line.textContent, cut: name.textContent, title: name.title };
+        }""",
+        "W" * 150,
+    )
+    assert shown["text"] == "W" * 150 + " (you) reached 2 penalty points.", shown
+    assert shown["cut"] == "W" * 150 and shown["title"] == "W" * 150 + " (you)"

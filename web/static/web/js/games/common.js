@@ -106,7 +106,11 @@ export function withNames(text) {
   let last = 0;
   for (const match of text.matchAll(MARKED)) {
     if (match.index > last) parts.push(text.slice(last, match.index));
-    parts.push(el("span", { class: "name-cut", title: match[1] }, match[1]));
+    // As on the board, a trailing " (you)" is never cut.
+    const name = match[1];
+    const you = name.endsWith(YOU);
+    parts.push(el("span", { class: "name-cut", title: name }, you ? name.slice(0, -YOU.length) : name));
+    if (you) parts.push(YOU);
     last = match.index + match[0].length;
   }
   if (last < text.length) parts.push(text.slice(last));
