@@ -1,9 +1,9 @@
-"""On a phone every button, tab and field is at least 40 px high.
+"""On a phone every button, tab, field and fold is at least 40 px high.
 
 The moves ("Swap all three", "Konec (knock)", "Keep my hand (pass)", the
 lobby's "Play … vs bots") were 39 px high at 390 px, the table's Rules and
-Replay 29 px, the lobby's tabs 31 px and its fields 33 px: a finger missed
-them, or pressed the one beside.
+Replay 29 px, the lobby's tabs 31 px, its fields 33 px and its "Game
+options" fold 23 px: a finger missed them, or pressed the one beside.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from tests.e2e.flows import create_table, sign_up, wait_turn
 # links, nor the board's cards, which are cards' size) under 40 px high.
 SMALL = """() => [...document.querySelectorAll(
     'main button:not(.card-slot), main a.button, main select,'
-    + ' main input:not([type=checkbox])')]
+    + ' main input:not([type=checkbox]), main summary')]
   .filter((node) => node.checkVisibility())
   .map((node) => [node.getAttribute('aria-label') || node.textContent.trim(),
     Math.round(node.getBoundingClientRect().height)])
