@@ -124,7 +124,9 @@ SCORE_TABLES = """async (longest) => {
     const name = cell.querySelector('[title]');
     const line = parseFloat(getComputedStyle(name || cell).lineHeight);
     const box = node.querySelector('.table-scroll');
-    found[what] = { lines: Math.round((name || cell).getBoundingClientRect().height / line),
+    const headline = node.querySelector('.result-line');
+    found[what] = { headline: headline && Math.round(headline.getBoundingClientRect().height
+        / parseFloat(getComputedStyle(headline).lineHeight)), lines: Math.round((name || cell).getBoundingClientRect().height / line),
       title: name && name.title, wide: document.documentElement.scrollWidth,
       scrolls: box.scrollWidth > box.clientWidth + 1 };
   }
@@ -148,6 +150,8 @@ def test_a_long_name_keeps_to_one_line_in_score_tables(player: Any, width: int) 
         assert table["lines"] == 1 and table["title"] == longest, (what, table)
         assert table["wide"] <= width, (what, table)
         assert not table["scrolls"], (what, table)
+    # The dialog's line "<name> wins." keeps to one line as well.
+    assert found["result"]["headline"] == 1, found["result"]
 
 
 # Each Alkort seat's name on the felt: whether it shows whole.

@@ -4,7 +4,8 @@
 import { el } from "../api.js";
 import { cardName, cardText } from "../cards.js";
 import {
-  actionButton, cardButton, faceDownRow, legalOf, listNames, nameWithTags, resultTable, scoreTable, seatLabel, waitingFor,
+  actionButton, cardButton, faceDownRow, legalOf, listNames, marked, nameWithTags, resultTable, scoreTable, seatLabel,
+  waitingFor, withNames,
 } from "./common.js";
 
 const KINDS = { muk: "muk (the first five tricks)", stroke: "a stroke", simple: "a simple win" };
@@ -206,7 +207,7 @@ function winnersLine(ctx, outcome) {
 function result(ctx) {
   // Two players are no sides: their column is just the points.
   const node = resultTable(ctx, ctx.view.players === 4 ? "Side's points" : "Points");
-  node.querySelector(".result-line").textContent = winnersLine(ctx, ctx.view.outcome);
+  node.querySelector(".result-line").replaceChildren(...withNames(winnersLine(marked(ctx), ctx.view.outcome)));
   return node;
 }
 

@@ -159,7 +159,7 @@ export function resultTable(ctx, scoreLabel) {
   const order = outcome.places.map((place, seat) => ({ place, seat }))
     .sort((a, b) => a.place - b.place || a.seat - b.seat);
   return el("div", {},
-    el("p", { class: "result-line" }, placesText(ctx, outcome)),
+    el("p", { class: "result-line" }, withNames(placesText(marked(ctx), outcome))),
     scoreTable(["Place", "Player", scoreLabel], order.map(({ place, seat }) =>
       [String(place), seatLabel(ctx.names(seat)), String(outcome.scores[seat])])));
 }
