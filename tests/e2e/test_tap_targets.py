@@ -1,9 +1,11 @@
-"""On a phone every button, tab, field and fold is at least 40 px high.
+"""On a phone every button, link of the top bar, tab, field and fold is at
+least 40 px high.
 
 The moves ("Swap all three", "Konec (knock)", "Keep my hand (pass)", the
 lobby's "Play … vs bots") were 39 px high at 390 px, the table's Rules and
 Replay 29 px, the lobby's tabs 31 px, its fields 33 px and its "Game
-options" fold 23 px: a finger missed them, or pressed the one beside.
+options" fold and the top bar's links 23 px: a finger missed them, or
+pressed the one beside.
 """
 
 from __future__ import annotations
@@ -14,11 +16,12 @@ import pytest
 
 from tests.e2e.flows import create_table, sign_up, wait_turn
 
-# Visible buttons, tabs and fields in the page's main part (not the top bar's
-# links, nor the board's cards, which are cards' size) under 40 px high.
+# Visible buttons, tabs, fields and folds, and the top bar's links, under 40
+# px high (not the board's cards, which are cards' size).
 SMALL = """() => [...document.querySelectorAll(
     'main button:not(.card-slot), main a.button, main select,'
-    + ' main input:not([type=checkbox]), main summary')]
+    + ' main input:not([type=checkbox]), main summary, .topbar a, .topbar button,'
+    + ' .topbar summary, .deck-toggle')]
   .filter((node) => node.checkVisibility())
   .map((node) => [node.getAttribute('aria-label') || node.textContent.trim(),
     Math.round(node.getBoundingClientRect().height)])
