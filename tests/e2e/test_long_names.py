@@ -199,3 +199,43 @@ def test_a_cut_name_in_a_sentence_keeps_its_you(player: Any) -> None:
     )
     assert shown["text"] == "W" * 150 + " (you) reached 2 penalty points.", shown
     assert shown["cut"] == "W" * 150 and shown["title"] == "W" * 150 + " (you)"
+
+
+# Alkort's board while a person with the longest name is to play, having
+# won the last trick: the hint and the "Last trick" fold name them.
+ALKORT_BOARD = """async (longest) => {
+  const alkort = (await import('/static/web/js/games/alkort.js')).default;
+  const view = { players: 2, sides: [[0], [1]], dealer: 0, phase: 'play', to_act: [1],
+    trick: [], winning: null, hand_sizes: [8, 8], hand: ['2H', '3H', '4H', '5H', '6H', '7H', '8H', '9H'],
+    tricks_won: { seats: [0, 1], sides: [0, 1] }, scores: [0, 0], target: 10, deal: 1,
+    tricks: [{ winner: 1, cards: ['AS', 'KS'] }], outcome: null, exchange: null, reveal: null };
+  const names = (seat) => (seat === 1 ? longest : 'ada (you)');
+  const board = alkort.board({ view, names, seat: 0, legal: [], act: () => {} });
+  document.querySelector('main').append(board);
+  // The lines the text takes: the height its boxes span, in line heights.
+  const lines = (node) => {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+    const span = Math.max(...rects.map((r) => r.bottom)) - Math.min(...rects.map((r) => r.top));
+    return Math.round(span / parseFloat(getComputedStyle(node).lineHeight));
+  };
+  const fold = board.querySelector('.last-trick summary');
+  const hint = board.querySelector('#action-hint');
+  return { fold: lines(fold), foldText: fold.textContent, hint: lines(hint), hintText: hint.textContent };
+}"""
+
+
+@pytest.mark.timeout(60)
+def test_the_board_cuts_a_long_name_in_its_hint_and_last_trick(
+    player: Any,
+) -> None:
+    """ "Waiting for <name>…" and "Last trick: <name> won it" broke a
+    150-character name over several lines under the hand."""
+    page = player(width=WIDTH, height=844).page
+    page.goto("/")
+    longest = "W" * 150
+    shown = page.evaluate(ALKORT_BOARD, longest)
+    assert shown["foldText"] == f"Last trick: {longest} won it", shown
+    assert shown["hintText"] == f"Waiting for {longest}…", shown
+    assert shown["fold"] == 1 and shown["hint"] == 1, shown

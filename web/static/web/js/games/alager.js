@@ -135,7 +135,7 @@ function board(ctx) {
     opponents(ctx),
     el("div", { class: "felt" }, tableCards, piles),
     ...mine,
-    el("p", { class: "hint", id: "action-hint" }, hint),
+    el("p", { class: "hint", id: "action-hint" }, withNames(hint)),
     el("div", { class: "actions" }, actions));
 }
 

@@ -134,10 +134,10 @@ function board(ctx) {
   const last = v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
   if (last) {
     parts.push(el("details", { class: "last-trick" },
-      el("summary", {}, `Last trick: ${ctx.names(last.winner)} won it`),
+      el("summary", {}, withNames(`Last trick: ${marked(ctx).names(last.winner)} won it`)),
       el("div", { class: "cards-row small" }, last.cards.map((c) => cardButton(c)))));
   }
-  parts.push(el("p", { class: "hint", id: "action-hint" }, hint), el("div", { class: "actions" }, actions));
+  parts.push(el("p", { class: "hint", id: "action-hint" }, withNames(hint)), el("div", { class: "actions" }, actions));
   return el("div", { class: "alkort" }, parts);
 }
 

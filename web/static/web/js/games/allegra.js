@@ -5,7 +5,9 @@
 // knock window and the knock exchange step by step.
 import { el } from "../api.js";
 import { cardBack, cardHole, numberCard } from "../cards.js";
-import { actionButton, legalOf, listNames, resultTable, scoreTable, seatLabel, waitingFor } from "./common.js";
+import {
+  actionButton, legalOf, listNames, marked, resultTable, scoreTable, seatLabel, waitingFor, withNames,
+} from "./common.js";
 
 let mode = "swap"; // what a cell press does with a drawn card: "swap" or "flip"
 
@@ -292,7 +294,7 @@ function board(ctx) {
     el("div", { class: "felt allegra-felt" }, piles(ctx)),
     grids(ctx),
     knockInfo(ctx),
-    el("p", { class: "hint", id: "action-hint" }, hint(ctx)),
+    el("p", { class: "hint", id: "action-hint" }, withNames(hint(marked(ctx)))),
     el("div", { class: "actions" }, actions));
 }
 

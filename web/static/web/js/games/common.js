@@ -98,7 +98,8 @@ const NAME_END = "\uE001";
 const MARKED = new RegExp(`${NAME_START}([^${NAME_END}]*)${NAME_END}`, "g");
 
 export function marked(ctx) {
-  return { ...ctx, names: (seat) => `${NAME_START}${ctx.names(seat)}${NAME_END}` };
+  if (ctx.marked) return ctx;
+  return { ...ctx, marked: true, names: (seat) => `${NAME_START}${ctx.names(seat)}${NAME_END}` };
 }
 
 export function withNames(text) {
@@ -164,9 +165,10 @@ export function resultTable(ctx, scoreLabel) {
       [String(place), seatLabel(ctx.names(seat)), String(outcome.scores[seat])])));
 }
 
+// The board's hint while others play, its names marked (shown with withNames).
 export function waitingFor(ctx) {
   const toAct = (ctx.view && ctx.view.to_act) || [];
   if (!toAct.length) return "";
   if (ctx.legal.length) return "";
-  return `Waiting for ${toAct.map((s) => ctx.names(s)).join(", ")}…`;
+  return `Waiting for ${toAct.map((s) => marked(ctx).names(s)).join(", ")}…`;
 }
