@@ -23,6 +23,11 @@
 # parameters (?token=<key> of API clients' WebSockets) shown as [redacted]
 # (config.logs.RedactSecrets). --log-level still sets uvicorn's loggers'
 # level over that file's.
+#
+# A WebSocket message over 64 KiB closes the socket with 1009 (message too
+# big) before it is buffered: Cardroom reads none over 16 384 characters
+# (games.consumers.MAX_MESSAGE_CHARS) and answers those up to 64 KiB with
+# request_too_large; uvicorn's own default would take in 16 MiB each.
 set -euo pipefail
 
 bin=${BIN-.venv/bin}
@@ -39,6 +44,6 @@ exec "${bin:+$bin/}uvicorn" "${ASGI_APP:-config.asgi:application}" \
     --host "${HOST:-127.0.0.1}" --port "${PORT:-8000}" \
     --workers "$WEB_WORKERS" \
     --loop uvloop --http config.uvicorn_http:HttpToolsProtocol \
-    --ws websockets-sansio \
+    --ws websockets-sansio --ws-max-size 65536 \
     --lifespan off --no-proxy-headers --no-server-header \
     --log-config "$log_config" --log-level "$level" "${access_log[@]}"

@@ -177,6 +177,52 @@ def test_web_sh_serves_http_and_websockets_under_uvicorn(
     assert "No supported WebSocket library" not in output
 
 
+OPEN_TABLE = """
+import json
+from django.core.management import call_command
+call_command("migrate", verbosity=0)
+from accounts.models import User
+from games.services import table_create
+ada = User.objects.create_user(username="ada")
+table = table_create(user=ada, game="alkort", players=2, options={}, watch=True)
+print(json.dumps({"table": table.pk}))
+"""
+
+
+@pytest.mark.timeout(120)
+def test_web_sh_closes_a_socket_sending_a_message_over_64_kib_with_1009(
+    web_sh: tuple[str, Path], tmp_path: Path
+) -> None:
+    """uvicorn's own limit on a WebSocket message is 16 MiB, a thousand times
+    what Cardroom reads (``games.consumers.MAX_MESSAGE_CHARS``): it is set
+    to 64 KiB, so that a bigger message is never buffered, and the socket is
+    closed with 1009 (message too big) instead."""
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    base_url, log_path = web_sh
+    env = clean_env(
+        CARDROOM_VAR_DIR=str(tmp_path / "var"),
+        DJANGO_SETTINGS_MODULE="config.settings.local",
+    )
+    table = run_django_json(OPEN_TABLE, env)["table"]
+    ws_url = base_url.replace("http", "ws") + f"/ws/tables/{table}/"
+    with connect(ws_url, open_timeout=10, max_size=None) as socket:
+        first = json.loads(socket.recv(timeout=10))
+        assert first["type"] != "error", first
+        # Under 64 KiB: Cardroom's own refusal, the socket stays open.
+        socket.send(json.dumps({"type": "ping", "pad": "x" * 40_000}))
+        while (frame := json.loads(socket.recv(timeout=10)))["type"] != "error":
+            pass
+        assert frame["code"] == "request_too_large", frame
+        socket.send(json.dumps({"type": "ping", "pad": "x" * 70_000}))
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                socket.recv(timeout=10)
+    assert closed.value.rcvd is not None, log_path.read_text()
+    assert closed.value.rcvd.code == 1009, log_path.read_text()
+
+
 @pytest.mark.parametrize(
     ("env", "workers"),
     [
