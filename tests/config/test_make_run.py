@@ -264,3 +264,49 @@ def test_services_up_leaves_a_database_elsewhere_alone(url: str) -> None:
 
     assert result.returncode == 0, result.stderr
     assert "created the database" not in result.stdout
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("dies", ["worker", "beat"])
+def test_up_sh_stops_the_stack_when_a_celery_process_exits(
+    tmp_path: Path, dies: str
+) -> None:
+    """A worker or beat that exits (a broker it cannot reach, a crash) stops
+    ``scripts/up.sh`` and the other processes, with its status, rather than
+    leaving the web process serving a stack whose tasks nobody runs."""
+    celery = tmp_path / "celery"
+    celery.write_text(
+        "#!/bin/sh\n"
+        f'case " $* " in *" {dies} "*) echo "{dies} failed" >&2; exit 3 ;; esac\n'
+        "exec sleep 30\n"
+    )
+    uvicorn = tmp_path / "uvicorn"
+    uvicorn.write_text("#!/bin/sh\nexec sleep 30\n")
+    for fake in (celery, uvicorn):
+        fake.chmod(0o755)
+    started = time.monotonic()
+    process = subprocess.Popen(
+        ["scripts/up.sh"],
+        cwd=REPO,
+        env=clean_env(BIN=str(tmp_path), CARDROOM_VAR_DIR=str(tmp_path / "var")),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        _, stderr = process.communicate(timeout=20)
+        # Nothing of the stack is left running (the fakes would sleep on).
+        left = subprocess.run(
+            ["pgrep", "-s", str(process.pid)],
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout
+    finally:
+        stop_process_group(process)
+    assert time.monotonic() - started < 20
+    assert process.returncode == 3, stderr
+    assert f"{dies} failed" in stderr
+    assert "stopping the others" in stderr
+    assert left == ""
