@@ -83,3 +83,24 @@ class DatabaseUnreachable(CommandError, OperationalError):
                 f"{reason or type(exc).__name__}"
             )
         )
+
+
+def migrations_applied_or_stop(database: str = "default") -> None:
+    """Stop a command of Cardroom's with one line unless ``database`` has every
+    migration of this release: run on a fresh database, or on a restored dump
+    of an older release, before ``migrate``, the command would end in a
+    traceback ("no such table", "relation … does not exist") or, worse, in
+    the middle of its work."""
+    from django.db import connections
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connections[database])
+    missing = executor.migration_plan(executor.loader.graph.leaf_nodes())
+    if missing:
+        name = connections[database].settings_dict.get("NAME")
+        raise CommandError(
+            redact(
+                f"The database ({name}) lacks {len(missing)} of this release's "
+                "migrations: run `manage.py migrate` first."
+            )
+        )

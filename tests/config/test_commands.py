@@ -129,3 +129,34 @@ def test_runserver_keeps_the_pool(tmp_path: Path, command: str, pool: bool) -> N
 
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == str(pool)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["stats_rebuild", "--no-progress"],
+        ["rebuild_table_state", "--all", "--check"],
+        ["rebuild_table_state", "1"],
+        ["ensure_demo_accounts", "--bots-only"],
+    ],
+    ids=[
+        "stats_rebuild",
+        "rebuild_table_state_all",
+        "rebuild_table_state_id",
+        "ensure_demo_accounts",
+    ],
+)
+def test_cardrooms_commands_on_an_unmigrated_database_say_to_migrate(
+    tmp_path: Path, command: list[str]
+) -> None:
+    """Run before ``migrate`` (a fresh database, a restored dump of an older
+    release), a command ended in a traceback ("no such table: games_table");
+    it now stops with one line that says what to do, before writing anything."""
+    status, stderr, _ = manage(tmp_path, *command)
+
+    assert status == 1, stderr
+    assert "Traceback" not in stderr
+    assert stderr.startswith("CommandError: "), stderr
+    assert stderr.count("\n") == 1, stderr
+    assert "run `manage.py migrate`" in stderr

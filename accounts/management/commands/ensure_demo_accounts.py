@@ -12,6 +12,7 @@ from accounts.services import (
     demo_admin_ensure,
     demo_admin_lock,
 )
+from config.commands import migrations_applied_or_stop
 
 
 class Command(BaseCommand):
@@ -37,6 +38,7 @@ class Command(BaseCommand):
                 "Refusing to create the demo admin while DEBUG is off (its "
                 "password is public). Use --bots-only."
             )
+        migrations_applied_or_stop()
         for bot, created in bot_accounts_ensure():
             state = "created" if created else "exists"
             self.stdout.write(f"Bot account {bot.username} ({bot.bot_level}): {state}")

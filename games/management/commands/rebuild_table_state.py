@@ -13,6 +13,7 @@ from django.db import transaction
 from tqdm import tqdm
 
 import rules
+from config.commands import migrations_applied_or_stop
 from games import event_store
 from games.models import Table
 
@@ -33,6 +34,7 @@ class Command(BaseCommand):
         ids: list[int] = options["table_ids"]
         if options["all"] == bool(ids):
             raise CommandError("Give table ids or --all (not both).")
+        migrations_applied_or_stop()
         if ids:
             # Every id before any table: a mistyped one stops the command
             # before it has replaced (or checked) the others.

@@ -9,6 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
+from config.commands import migrations_applied_or_stop
 from stats.services import stats_rebuild
 
 
@@ -30,6 +31,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        migrations_applied_or_stop()
         # The bar appears once the number of tables is known: made before,
         # it would first print an empty one ("0table [00:00, ?table/s]").
         bars: list[tqdm[Any]] = []
