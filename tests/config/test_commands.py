@@ -160,3 +160,28 @@ def test_cardrooms_commands_on_an_unmigrated_database_say_to_migrate(
     assert stderr.startswith("CommandError: "), stderr
     assert stderr.count("\n") == 1, stderr
     assert "run `manage.py migrate`" in stderr
+
+
+@pytest.mark.timeout(120)
+def test_changepassword_without_input_stops_in_one_line(tmp_path: Path) -> None:
+    """Run with no terminal and nothing on stdin (``docker compose run -T``,
+    cron, a pipe that ended), ``changepassword`` ended in getpass's
+    ``EOFError`` traceback; it now says why it stopped, and changes nothing."""
+    assert manage(tmp_path, "migrate", "--noinput")[0] == 0
+    assert manage(tmp_path, "ensure_demo_accounts")[0] == 0
+
+    done = subprocess.run(
+        [sys.executable, "manage.py", "changepassword", "admin"],
+        cwd=REPO,
+        env=clean_env(CARDROOM_VAR_DIR=str(tmp_path)),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.splitlines()[-1].startswith("CommandError: "), done.stderr
+    assert "no password" in done.stderr.lower()

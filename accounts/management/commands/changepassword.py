@@ -13,6 +13,7 @@ import getpass
 from typing import Any
 
 from django.contrib.auth.management.commands import changepassword
+from django.core.management.base import CommandError
 
 from accounts.models import User
 
@@ -24,4 +25,14 @@ class Command(changepassword.Command):
         # Nobody by that name: Django's command says the user does not exist.
         with contextlib.suppress(User.DoesNotExist):
             options["username"] = manager.get_by_natural_key(username).username
-        return super().handle(*args, **options)
+        try:
+            return super().handle(*args, **options)
+        except EOFError:
+            # getpass read an empty stdin: no terminal (``docker compose run
+            # -T``, cron) and nothing piped in. Django's command ends in its
+            # traceback. A new line first, after the unanswered prompt.
+            self.stderr.write("")
+            raise CommandError(
+                "No password given: standard input ended before one was read "
+                "(run the command in a terminal). Nothing was changed."
+            ) from None
