@@ -76,3 +76,15 @@ def _readable(raw: str, cast: Any) -> bool:
 def _refused(var: str, raw: str | None, cast: Any) -> str:
     kind = _KINDS.get(cast, "a valid value")
     return f"{var}={raw!r} is not {kind} (docs/operations.md lists each variable)."
+
+
+def at_least(var: str, value: float, minimum: float, *, above: bool = False) -> Any:
+    """``value`` (read from ``var``) if it is at least ``minimum`` (above it,
+    with ``above``), else ``ImproperlyConfigured`` naming the variable: a
+    number of the wrong sign read fine, and failed only once in use."""
+    if value > minimum or (value == minimum and not above):
+        return value
+    bound = f"above {minimum:g}" if above else f"at least {minimum:g}"
+    raise ImproperlyConfigured(
+        f"{var}={value:g} is not {bound} (docs/operations.md lists each variable)."
+    )

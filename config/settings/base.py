@@ -19,7 +19,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import environ
 
-from config.env import Env
+from config.env import Env, at_least
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 
@@ -180,7 +180,9 @@ if (
 ):
     DATABASES["default"]["OPTIONS"]["pool"] = {
         "min_size": env.int("DB_POOL_MIN_SIZE", default=1),
-        "max_size": env.int("DB_POOL_MAX_SIZE", default=10),
+        "max_size": at_least(
+            "DB_POOL_MAX_SIZE", env.int("DB_POOL_MAX_SIZE", default=10), 1
+        ),
         "timeout": env.int("DB_POOL_TIMEOUT", default=10),
     }
 
@@ -322,13 +324,13 @@ TASK_RUNNER = env.str(
     "TASK_RUNNER", default="thread" if CELERY_TASK_ALWAYS_EAGER else "celery"
 )
 # Seconds between a bot's turn coming and its move, so people can follow.
-BOT_MOVE_DELAY = env.float("BOT_MOVE_DELAY", default=0.7)
+BOT_MOVE_DELAY = at_least("BOT_MOVE_DELAY", env.float("BOT_MOVE_DELAY", default=0.7), 0)
 # Seconds every move of a strong bot takes from its turn's job starting to the
 # move, however long its search took: a forced move is chosen at once, and a
 # move that came sooner than the others would tell its hand. Longer than the
 # strong bots' search caps (0.6-0.8 s); its moves come max(BOT_MOVE_DELAY,
 # BOT_THINK_TIME) apart (docs/security.md, "Bots' timing").
-BOT_THINK_TIME = env.float("BOT_THINK_TIME", default=1.0)
+BOT_THINK_TIME = at_least("BOT_THINK_TIME", env.float("BOT_THINK_TIME", default=1.0), 0)
 # A reconnecting client further behind than this many events gets one full
 # state instead of the missing events.
 LIVE_RESYNC_MAX_EVENTS = env.int("LIVE_RESYNC_MAX_EVENTS", default=200)
@@ -351,7 +353,12 @@ WEB_THREADS = env.int("WEB_THREADS", default=8)
 
 # Seconds each /healthz probe (the database, Redis, the Celery workers) may
 # take; the request waits twice that for the Celery workers (docs/operations.md).
-HEALTH_CHECK_TIMEOUT = env.float("HEALTH_CHECK_TIMEOUT", default=1.0)
+HEALTH_CHECK_TIMEOUT = at_least(
+    "HEALTH_CHECK_TIMEOUT",
+    env.float("HEALTH_CHECK_TIMEOUT", default=1.0),
+    0,
+    above=True,
+)
 
 # --- Auth -------------------------------------------------------------------
 

@@ -402,3 +402,33 @@ def test_readable_values_in_any_spelling_still_load(tmp_path: Path) -> None:
     assert loaded["redirect"] is True
     assert loaded["health_timeout"] == 0.5
     assert loaded["throttle_rates"]["user"] == "100/min"
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "error"),
+    [
+        # Every /healthz probe gave up at once: 503 from every web process.
+        ("HEALTH_CHECK_TIMEOUT", "0", "HEALTH_CHECK_TIMEOUT=0 is not above 0"),
+        ("HEALTH_CHECK_TIMEOUT", "-2", "HEALTH_CHECK_TIMEOUT=-2 is not above 0"),
+        # A pool that can hold no connection failed the first request.
+        ("DB_POOL_MAX_SIZE", "0", "DB_POOL_MAX_SIZE=0 is not at least 1"),
+        ("BOT_MOVE_DELAY", "-1", "BOT_MOVE_DELAY=-1 is not at least 0"),
+        ("BOT_THINK_TIME", "-0.5", "BOT_THINK_TIME=-0.5 is not at least 0"),
+    ],
+)
+def test_a_value_out_of_its_range_stops_the_start_naming_the_variable(
+    tmp_path: Path, variable: str, value: str, error: str
+) -> None:
+    env = clean_env(
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        CARDROOM_VAR_DIR=str(tmp_path),
+        SECRET_KEY=SECRET,
+        ALLOWED_HOSTS="cardroom.example",
+        DATABASE_URL=POSTGRES_URL,
+        **{variable: value},
+    )
+
+    result = run_python("import django; django.setup()", env)
+
+    assert result.returncode != 0
+    assert f"ImproperlyConfigured: {error}" in result.stderr
