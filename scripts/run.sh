@@ -14,7 +14,14 @@ bin=${BIN:-.venv/bin}
 host=${HOST:-127.0.0.1}
 port=${PORT:-8000}
 
-debug=$("$bin/python" -c 'import django; django.setup()
+# A value the settings refuse (ImproperlyConfigured) stops here in one line,
+# not in the traceback around it.
+debug=$("$bin/python" -c 'import sys, django
+from django.core.exceptions import ImproperlyConfigured
+try:
+    django.setup()
+except ImproperlyConfigured as error:
+    sys.exit(f"make run/up: ImproperlyConfigured: {error}")
 from django.conf import settings; print("on" if settings.DEBUG else "off")')
 
 case "$host" in

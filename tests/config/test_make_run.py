@@ -310,3 +310,31 @@ def test_up_sh_stops_the_stack_when_a_celery_process_exits(
     assert f"{dies} failed" in stderr
     assert "stopping the others" in stderr
     assert left == ""
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "error"),
+    [
+        ("LOG_LEVEL", "bogus", "LOG_LEVEL='bogus' is not a log level"),
+        ("HEALTH_CHECK_TIMEOUT", "0", "HEALTH_CHECK_TIMEOUT=0 is not above 0"),
+    ],
+)
+def test_make_run_on_a_bad_setting_says_so_in_one_line(
+    tmp_path: Path, variable: str, value: str, error: str
+) -> None:
+    """A value the settings refuse stopped ``make run`` (and ``make up``)
+    with a 20-line traceback around the one line that mattered."""
+    result = subprocess.run(
+        ["make", "run", f"PORT={free_port()}"],
+        cwd=REPO,
+        env=clean_env(CARDROOM_VAR_DIR=str(tmp_path / "var"), **{variable: value}),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
+    assert f"make run/up: ImproperlyConfigured: {error}" in result.stderr
+    assert not (tmp_path / "var" / "cardroom.sqlite3").exists()  # nothing ran
