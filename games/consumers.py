@@ -69,7 +69,8 @@ NOT_AUTHENTICATED = exceptions.NotAuthenticated()
 #: The longest message a client may send, in characters. An ``act`` is a few
 #: hundred; reading a longer one would only cost the event loop: parsing and
 #: depth-checking megabytes of small arrays holds every socket of the process
-#: for seconds (uvicorn lets messages of up to 16 MiB through).
+#: for seconds. Under ``scripts/web.sh`` uvicorn closes a message over 64 KiB
+#: with 1009 before it reaches here (``--ws-max-size``, docs/operations.md).
 MAX_MESSAGE_CHARS = 16 * 1024
 
 

@@ -187,3 +187,13 @@ def test_the_service_refuses_a_batch_below_one(people, bot):
         stats_rebuild(batch=0)
 
     assert snapshot() == before
+
+
+def test_the_command_counts_one_table_in_the_singular(people, bot):
+    [table_id] = _mixed_tables(people, bot, 1)
+    table_record(table_id=table_id)
+    out = io.StringIO()
+
+    call_command("stats_rebuild", "--no-progress", stdout=out)
+
+    assert out.getvalue().startswith("Counted 1 finished table in ")

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
+from django.template.defaultfilters import pluralize
 from tqdm import tqdm
 
 import rules
@@ -59,10 +60,13 @@ class Command(BaseCommand):
                 if not self._rebuild(pk, check=options["check"], quiet=many):
                     differing.append(pk)
         if many:
-            done = "differ" if options["check"] else "replaced"
+            n, bad = len(ids), len(differing)
+            done = "replaced"
+            if options["check"]:
+                done = "differs" if bad == 1 else "differ"
             self.stdout.write(
-                f"{len(ids)} tables: {len(ids) - len(differing)} matched their "
-                f"events, {len(differing)} {done}."
+                f"{n} table{pluralize(n)}: {n - bad} matched "
+                f"{'its' if n == 1 else 'their'} events, {bad} {done}."
             )
         if differing and options["check"]:
             raise CommandError(

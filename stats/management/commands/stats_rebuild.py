@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
+from django.template.defaultfilters import pluralize
 from tqdm import tqdm
 
 from config.commands import migrations_applied_or_stop
@@ -60,7 +61,8 @@ class Command(BaseCommand):
             for bar in bars:
                 bar.close()
         self.stdout.write(
-            f"Counted {counted} finished tables in {time.perf_counter() - started:.1f} s."
+            f"Counted {counted} finished table{pluralize(counted)} in "
+            f"{time.perf_counter() - started:.1f} s."
         )
 
 

@@ -110,6 +110,13 @@ def test_all_checks_every_started_table() -> None:
     ]
 
 
+def test_all_counts_one_table_in_the_singular() -> None:
+    table_started(seating=["random", "random"], creator=UserFactory())
+
+    assert _run("--all") == ["1 table: 1 matched its events, 0 replaced."]
+    assert _run("--all", "--check") == ["1 table: 1 matched its events, 0 differ."]
+
+
 def test_ids_or_all_but_not_both() -> None:
     with pytest.raises(CommandError, match=r"Give table ids or --all \(not both\)."):
         _run()
