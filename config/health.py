@@ -2,7 +2,7 @@
 
 The answer names each dependency::
 
-    {"status": "ok", "database": "ok", "redis": "ok", "celery": "ok"}
+    {"status": "ok", "database": "ok", "redis": "ok", "celery": "ok", "beat": "ok"}
 
 * ``database``: ``ok`` or ``unreachable`` (a ``SELECT 1`` on the default database).
 * ``redis``: ``ok``, ``unreachable``, or ``not configured`` (no ``REDIS_URL``:
@@ -12,6 +12,14 @@ The answer names each dependency::
   on queue`` (workers answer, but none consumes that queue: tasks wait there),
   ``no workers`` (the broker is reachable but no worker answered in time), or
   ``unreachable`` (the broker refused, failed or did not answer in time).
+* ``beat``: ``eager`` (no beat: the embedded default runs the schedule on its
+  scheduler thread), ``ok`` (a heartbeat within ``BEAT_STALE_AFTER``
+  intervals), ``stale (last heartbeat <n>s ago)``, ``stale (no heartbeat
+  recorded)`` (none, or none readable), ``not configured`` (no ``REDIS_URL``:
+  no cache shared with the workers) or ``unreachable`` (Redis is). Beat sends
+  ``beat_heartbeat`` every ``BEAT_HEARTBEAT_SECONDS`` and a worker records
+  its time in the cache (``config/celery.py``), so a recent one proves beat
+  and a worker alive; the time is read on the Redis ping's connection.
 
 The status is 200 ``ok`` unless a configured dependency is unreachable, then
 503 ``degraded``. ``no workers`` and ``no worker on queue`` are reported but
@@ -19,7 +27,8 @@ do not fail the check: this web process still serves pages and queues tasks,
 which wait in the broker until a worker takes them. Failing it would let a
 load balancer or orchestrator take every web process out of service because
 of a worker problem; workers are watched by their own health check (see
-``docker-compose.yml``).
+``docker-compose.yml``). A stale ``beat`` is reported the same way, for the
+same reason: restarting web processes would not bring beat back.
 
 The database and Celery probes each run in a daemon thread of their own,
 started together, and the request waits for each a bounded time: the
@@ -49,6 +58,7 @@ from typing import Any
 
 import redis
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 from drf_spectacular.utils import extend_schema, inline_serializer
 from kombu import Connection
@@ -59,6 +69,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.celery import BEAT_HEARTBEAT_KEY
 from config.celery import app as celery_app
 from config.logs import redact
 from config.postgresql.base import last_connect_error
@@ -71,7 +82,14 @@ NOT_CONFIGURED = "not configured"
 EAGER = "eager"
 NO_WORKERS = "no workers"
 NO_WORKER_ON_QUEUE = "no worker on queue"
+STALE = "stale"
 
+#: Beat is ``stale`` once this many heartbeat intervals passed without one: a
+#: heartbeat may wait behind other tasks, or be dropped by its expiry.
+BEAT_STALE_AFTER = 3
+
+#: What each part may say and keep the status ``ok``. ``beat`` is not here: it
+#: is reported and never fails the check (the module's docstring).
 HEALTHY = {
     "database": {OK},
     "redis": {OK, NOT_CONFIGURED},
@@ -173,20 +191,47 @@ def _database_check() -> str:
 
 def redis_status() -> str:
     """PING the Redis server at ``REDIS_URL``, if one is configured."""
+    return _redis_check(heartbeat=False)[0]
+
+
+def _redis_check(heartbeat: bool) -> tuple[str, bytes | None]:
+    """``redis_status``, and with ``heartbeat`` beat's last heartbeat as
+    stored (``None`` if there is none), read on the same connection."""
     if not settings.REDIS_URL:
-        return NOT_CONFIGURED
+        return NOT_CONFIGURED, None
     timeout = settings.HEALTH_CHECK_TIMEOUT
     client = redis.Redis.from_url(
         settings.REDIS_URL, socket_connect_timeout=timeout, socket_timeout=timeout
     )
     try:
         client.ping()
+        # A sync client: bytes or None (redis-py's stubs allow an awaitable).
+        last: Any = (
+            client.get(cache.make_key(BEAT_HEARTBEAT_KEY)) if heartbeat else None
+        )
     except (redis.RedisError, OSError) as exc:
         _reasons["redis"] = _reason(exc)
-        return UNREACHABLE
+        return UNREACHABLE, None
     finally:
         client.close()
-    return OK
+    return OK, last
+
+
+def beat_status(redis_answer: str, heartbeat: bytes | None) -> str:
+    """Beat's part, from Redis's answer and the last heartbeat read there."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return EAGER
+    if redis_answer != OK:
+        return redis_answer  # not configured, or unreachable
+    if heartbeat is None:
+        return f"{STALE} (no heartbeat recorded)"
+    try:
+        age = max(0, int(time.time()) - int(heartbeat))
+    except ValueError:
+        return f"{STALE} (no heartbeat recorded)"
+    if age <= BEAT_STALE_AFTER * settings.BEAT_HEARTBEAT_SECONDS:
+        return OK
+    return f"{STALE} (last heartbeat {age}s ago)"
 
 
 def celery_status(
@@ -291,11 +336,14 @@ def health_report() -> dict[str, str]:
     celery = (
         None if settings.CELERY_TASK_ALWAYS_EAGER else _probe("celery", _celery_check)
     )
-    redis_answer = redis_status()
+    redis_answer, heartbeat = _redis_check(
+        heartbeat=not settings.CELERY_TASK_ALWAYS_EAGER
+    )
     report = {
         "database": database_status(database, started),
         "redis": redis_answer,
         "celery": celery_status(celery, started),
+        "beat": beat_status(redis_answer, heartbeat),
     }
     healthy = all(report[name] in allowed for name, allowed in HEALTHY.items())
     return {"status": OK if healthy else "degraded", **report}
@@ -332,13 +380,14 @@ HEALTH_SCHEMA = inline_serializer(
     "Health",
     {
         name: serializers.CharField()
-        for name in ("status", "database", "redis", "celery")
+        for name in ("status", "database", "redis", "celery", "beat")
     },
 )
 
 
 class HealthView(APIView):
-    """Report reachability of the database, Redis and Celery workers.
+    """Report reachability of the database, Redis and Celery workers, and
+    whether Celery beat's heartbeat is recent.
 
     Open to anyone, never throttled (probes poll it), and always JSON.
     """

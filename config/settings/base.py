@@ -293,8 +293,24 @@ CELERY_TIMEZONE = "UTC"
 # The queue the web processes send to and the workers read (one per test
 # worker in the test settings, so parallel test runs never take each other's).
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
+# Seconds between beat's heartbeats (config/celery.py): a worker records each
+# in the cache, and /healthz calls beat stale after BEAT_STALE_AFTER of them
+# without one (config/health.py, docs/operations.md).
+BEAT_HEARTBEAT_SECONDS = at_least(
+    "BEAT_HEARTBEAT_SECONDS",
+    env.float("BEAT_HEARTBEAT_SECONDS", default=30.0),
+    0,
+    above=True,
+)
 # Periodic tasks (stats sweep, turn sweep) are added here by their apps.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
+    # Proves beat (and a worker) alive to /healthz. A heartbeat no worker took
+    # within its interval is dropped: the next one replaces it.
+    "beat-heartbeat": {
+        "task": "config.celery.beat_heartbeat",
+        "schedule": BEAT_HEARTBEAT_SECONDS,
+        "options": {"expires": BEAT_HEARTBEAT_SECONDS},
+    },
     # Standings of tournaments whose table-finished task was lost.
     "tournaments-sweep": {
         "task": "tournaments.tasks.tournaments_sweep",

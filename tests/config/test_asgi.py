@@ -79,6 +79,7 @@ def test_make_run_serves_healthz_on_the_embedded_default(
             "database": "ok",
             "redis": "not configured",
             "celery": "eager",
+            "beat": "eager",
         },
     ), log_path.read_text()
     output = log_path.read_text()

@@ -78,6 +78,7 @@ def test_ok_on_postgres_and_redis(api_client: APIClient) -> None:
         "database": "ok",
         "redis": "ok",
         "celery": "eager",
+        "beat": "eager",
     }
     assert response["Cache-Control"] == "no-store"
 
@@ -93,6 +94,7 @@ def test_degraded_when_redis_is_unreachable(api_client: APIClient) -> None:
         "database": "ok",
         "redis": "unreachable",
         "celery": "eager",
+        "beat": "eager",
     }
 
 
@@ -186,6 +188,7 @@ def test_ok_on_the_embedded_default(tmp_path: Path) -> None:
             "database": "ok",
             "redis": "not configured",
             "celery": "eager",
+            "beat": "eager",
         },
     }
 
@@ -199,6 +202,7 @@ def test_no_workers_is_reported_but_not_a_failure(tmp_path: Path) -> None:
             "database": "ok",
             "redis": "ok",
             "celery": "no workers",
+            "beat": "stale (no heartbeat recorded)",
         },
     }
 
@@ -215,6 +219,7 @@ def test_degraded_when_the_broker_is_unreachable(tmp_path: Path) -> None:
             "database": "ok",
             "redis": "ok",
             "celery": "unreachable",
+            "beat": "stale (no heartbeat recorded)",
         },
     }
     assert took < 10, f"a dead broker took {took:.1f}s to report"
@@ -242,6 +247,7 @@ def test_a_broker_that_never_answers_is_unreachable_within_the_timeout(
             "database": "ok",
             "redis": "ok",
             "celery": "unreachable",
+            "beat": "stale (no heartbeat recorded)",
         },
     }
     assert took < 1.5, f"/healthz took {took:.1f}s"
@@ -259,5 +265,6 @@ def test_degraded_when_the_database_is_unreachable(tmp_path: Path) -> None:
             "database": "unreachable",
             "redis": "not configured",
             "celery": "eager",
+            "beat": "eager",
         },
     }

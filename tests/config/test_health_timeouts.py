@@ -41,6 +41,7 @@ def test_a_refused_database_is_reported_within_the_timeout_not_the_pools(
         "database": "unreachable",
         "redis": "not configured",
         "celery": "eager",
+        "beat": "eager",
     }
     assert took < 1.5, f"/healthz took {took:.1f}s"
 

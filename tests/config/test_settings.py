@@ -414,6 +414,8 @@ def test_readable_values_in_any_spelling_still_load(tmp_path: Path) -> None:
         ("DB_POOL_MAX_SIZE", "0", "DB_POOL_MAX_SIZE=0 is not at least 1"),
         ("BOT_MOVE_DELAY", "-1", "BOT_MOVE_DELAY=-1 is not at least 0"),
         ("BOT_THINK_TIME", "-0.5", "BOT_THINK_TIME=-0.5 is not at least 0"),
+        # Beat would send heartbeats without pause, and never be ok.
+        ("BEAT_HEARTBEAT_SECONDS", "0", "BEAT_HEARTBEAT_SECONDS=0 is not above 0"),
     ],
 )
 def test_a_value_out_of_its_range_stops_the_start_naming_the_variable(
