@@ -239,3 +239,88 @@ def test_the_board_cuts_a_long_name_in_its_hint_and_last_trick(
     assert shown["foldText"] == f"Last trick: {longest} won it", shown
     assert shown["hintText"] == f"Waiting for {longest}…", shown
     assert shown["fold"] == 1 and shown["hint"] == 1, shown
+
+
+# Each board's line that names another seat, drawn in the table page's board
+# column with a 150-character name at seat 1 and again with a bot's there:
+# how many lines each takes, and whether the long name in it is cut.
+BOARD_LINES = """async (longest) => {
+  const alkort = (await import('/static/web/js/games/alkort.js')).default;
+  const allegra = (await import('/static/web/js/games/allegra.js')).default;
+  const alkortView = { players: 4, sides: [[0, 2], [1, 3]], dealer: 3, hand_sizes: [9, 9, 9, 9],
+    trick: [], to_act: [0], tricks_won: { seats: [0, 0, 0, 0], sides: [0, 0] }, scores: [0, 0], target: 10,
+    phase: 'play', tricks: [], hand: ['AH', 'KH'], outcome: null,
+    exchange: { exchanger: 1, shown: ['7S', '8S'] },
+    reveal: { partner: 1, shown: 'AS', received: 'KS' } };
+  const down = () => [0, 1, 2].map(() => ['down', 'down', 'down', 'down']);
+  const allegraView = { players: 3, grids: [down(), down(), down()], to_act: [1], scores: [0, 0, 0],
+    discard_pile: [5], out_of_play: [], draw_pile: 90, drawn: 7, active: 1, options: {},
+    phase: 'drawer_place', trigger: null,
+    knock: { knockers: [1, 2], knocker: 1, hand: null, hand_hidden: true, taken: null } };
+  const giveView = { ...allegraView, active: 0, to_act: [0], knock: { knockers: [1, 2], knocker: null } };
+  const layout = document.createElement('div');
+  layout.className = 'table-layout';
+  layout.innerHTML = '<section class="board" id="board"></section><aside class="side"></aside>';
+  document.querySelector('main').append(layout);
+  const board = layout.querySelector('.board');
+  const linesOf = (line) => {
+    const style = getComputedStyle(line);
+    const inner = line.getBoundingClientRect().height - parseFloat(style.paddingTop)
+      - parseFloat(style.paddingBottom) - parseFloat(style.borderTopWidth) - parseFloat(style.borderBottomWidth);
+    return Math.round(inner / parseFloat(style.lineHeight));
+  };
+  const draw = (name) => {
+    const names = (seat) => (seat === 1 ? name : `random bot ${seat + 1}`);
+    const ctx = (view, legal = []) => ({ view, names, seat: 0, legal, events: [], act: () => {}, redraw: () => {} });
+    const boards = {
+      alkort: alkort.board(ctx(alkortView)),
+      allegra: allegra.board(ctx(allegraView)),
+      give: allegra.board(ctx(giveView, [{ type: 'give', to: 1 }])),
+    };
+    const found = {};
+    for (const [game, node] of Object.entries(boards)) {
+      board.replaceChildren(node);
+      const lines = [...node.querySelectorAll('p, .pile-label, button')].filter((line) => !line.closest('.spot, .grid-block'));
+      lines.forEach((line, i) => {
+        if (!line.textContent.includes(name)) return;
+        const cut = line.querySelector(`[title="${name}"]`);
+        const shown = cut && (cut.querySelector('.seat-name') || cut);
+        found[`${game} ${i}`] = { text: line.textContent.replaceAll(name, '<name>'), lines: linesOf(line),
+          cut: Boolean(shown) && shown.scrollWidth > shown.clientWidth,
+          wide: document.documentElement.scrollWidth };
+      });
+    }
+    return found;
+  };
+  const found = { long: draw(longest), short: draw('random bot 2') };
+  layout.remove();
+  return found;
+}"""
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("width", [WIDTH, 1440])
+def test_a_long_name_on_the_board_is_cut_not_wrapped(player: Any, width: int) -> None:
+    """Alkort's stock exchange ("<name> exchanged with the stock") and partner
+    reveal, Allegra's knock line wrapped a 150-character name over many lines
+    and pushed the hand down; its "Give it to <name>" button made a phone's
+    page 1500 px wide. The name is cut, as in the turn bar, its whole self in
+    the tooltip and the text; the line takes at most one line more than with
+    a bot's name."""
+    page = player(width=width, height=844).page
+    page.goto("/")
+    found = page.evaluate(BOARD_LINES, "W" * 150)
+    texts = sorted(line["text"][:24] for line in found["long"].values())
+    assert texts == [
+        "<name> exchanged with th",
+        "Give it to <name>",
+        "Knocked: <name>, random ",
+        "Knocked: <name>, random ",
+        "Partner reveal: you show",
+        "Waiting for <name>…",
+        "drawn by <name>",
+    ], texts
+    for key, line in found["long"].items():
+        short = found["short"][key]
+        assert line["cut"] and line["lines"] <= short["lines"] + 1, (line, short)
+        assert line["wide"] <= width, line

@@ -81,14 +81,15 @@ function exchangeInfo(ctx) {
   }
   const ex = v.exchange;
   if (ex && ex.exchanger !== null && ex.shown) {
-    lines.push(el("div", {}, el("p", {}, `${ctx.names(ex.exchanger)} exchanged with the stock, showing:`),
+    // Names cut as in the turn bar (withNames): a long one wrapped over lines.
+    lines.push(el("div", {}, el("p", {}, withNames(`${marked(ctx).names(ex.exchanger)} exchanged with the stock, showing:`)),
       el("div", { class: "cards-row small" }, ex.shown.map((c) => cardButton(c)))));
     if (ex.kept) lines.push(el("p", {}, `You kept ${cardText(ex.kept)} and took ${(ex.taken || []).map(cardText).join(" ")}.`));
   }
   if (v.reveal) {
-    const partner = ctx.names(v.reveal.partner);
+    const partner = marked(ctx).names(v.reveal.partner);
     lines.push(el("p", { class: "reveal" }, "Partner reveal: you showed ",
-      v.reveal.shown ? cardText(v.reveal.shown) : "nothing", `; ${partner} showed you `,
+      v.reveal.shown ? cardText(v.reveal.shown) : "nothing", "; ", ...withNames(`${partner} showed you `),
       v.reveal.received ? cardText(v.reveal.received) : "nothing (no high card)", "."));
   }
   return lines.length ? el("div", { class: "info" }, lines) : null;

@@ -216,25 +216,27 @@ function piles(ctx) {
 
 function knockInfo(ctx) {
   const k = ctx.view.knock;
+  // Names cut as in the turn bar (withNames).
+  const names = marked(ctx).names;
   if (!k) return null;
   const parts = [];
   if (k.knockers === null) {
     parts.push(`Knock window: ${k.pending.length} of ${k.eligible.length} still to answer.`);
     if (k.your_answer) parts.push(`You answered: ${k.your_answer}.`);
   } else if (k.knockers.length) {
-    parts.push(`Knocked: ${k.knockers.map((s) => ctx.names(s)).join(", ")}.`);
+    parts.push(`Knocked: ${k.knockers.map((s) => names(s)).join(", ")}.`);
   } else parts.push("Nobody knocked.");
   if (k.knocker !== null && k.knocker !== undefined) {
     // The drawer (the active seat) exchanges with the knocker: say who with whom.
     const drawer = ctx.view.active;
-    if (k.knocker === ctx.seat) parts.push(`${ctx.names(drawer)} exchanges with you.`);
-    else if (drawer === ctx.seat) parts.push(`You exchange with ${ctx.names(k.knocker)}.`);
-    else parts.push(`${ctx.names(drawer)} exchanges with ${ctx.names(k.knocker)}.`);
+    if (k.knocker === ctx.seat) parts.push(`${names(drawer)} exchanges with you.`);
+    else if (drawer === ctx.seat) parts.push(`You exchange with ${names(k.knocker)}.`);
+    else parts.push(`${names(drawer)} exchanges with ${names(k.knocker)}.`);
   }
   if (k.hand !== null && k.hand !== undefined) parts.push(`The knocker holds ${k.hand}.`);
   else if (k.hand_hidden) parts.push("The knocker holds a hidden card.");
   if (k.taken !== null && k.taken !== undefined) parts.push(`Taken: ${k.taken}.`);
-  return el("p", { class: "info knock-info" }, parts.join(" "));
+  return el("p", { class: "info knock-info" }, withNames(parts.join(" ")));
 }
 
 // What to do now, after who ended the round, if someone did (the turn bar
@@ -286,7 +288,7 @@ function board(ctx) {
   if (legalOf(ctx, "knock").length) actions.push(actionButton(ctx, "Knock!", { type: "knock" }, { key: "knock", primary: true }));
   if (legalOf(ctx, "pass").length) actions.push(actionButton(ctx, "Pass", { type: "pass" }, { key: "pass" }));
   for (const give of legalOf(ctx, "give")) {
-    actions.push(actionButton(ctx, `Give it to ${ctx.names(give.to)}`, give, { key: `give-${give.to}` }));
+    actions.push(actionButton(ctx, withNames(`Give it to ${marked(ctx).names(give.to)}`), give, { key: `give-${give.to}` }));
   }
   // The knock line comes and goes with the knock window: under the grids, so
   // they stay where they are when it opens.
