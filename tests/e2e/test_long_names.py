@@ -324,3 +324,72 @@ def test_a_long_name_on_the_board_is_cut_not_wrapped(player: Any, width: int) ->
         short = found["short"][key]
         assert line["cut"] and line["lines"] <= short["lines"] + 1, (line, short)
         assert line["wide"] <= width, line
+
+
+# A person with the longest name, rated at Alkort, playing the first round
+# of a running tournament.
+RANKED = """
+import json
+from stats.services import table_record
+from stats.simulate import match_play, tables_insert
+from tests.accounts.factories import UserFactory
+from tests.tournaments.factories import TournamentFactory
+from tournaments import services
+from tournaments.models import Entry
+
+me = UserFactory(username="PREFIX" + "W" * (150 - len("PREFIX")))
+bob = UserFactory(username="PREFIXb")
+ids = tables_insert([match_play("alkort", 2, "PREFIX", {"target": 1})] * 2, [[me, bob]] * 2, creator=me)
+for table_id in ids:
+    table_record(table_id=table_id)
+tournament = TournamentFactory(name="Duels", game="alkort", table_size=2, options={"target": 1})
+services.registration_open(tournament_id=tournament.pk)
+for person in (me, bob, UserFactory(), UserFactory()):
+    Entry.objects.create(tournament=tournament, player=person)
+services.round_seat(tournament_id=tournament.pk)
+services.round_start(tournament_id=tournament.pk, user=UserFactory(is_staff=True))
+services.standings_recompute(tournament_id=tournament.pk)
+print(json.dumps({"name": me.username, "tournament": tournament.pk}))
+"""
+
+# A table's long name: on one line, and the cell after it (the rating, the
+# points) inside the table's box, seen without scrolling it sideways.
+TABLE_FIT = """([selector, name]) => {
+  const table = document.querySelector(selector);
+  const link = table.querySelector(`[title="${name}"]`);
+  const box = (table.closest('.table-scroll') || table.parentElement).getBoundingClientRect();
+  const cell = link && link.closest('th, td');
+  const next = cell && cell.nextElementSibling;
+  return { cut: Boolean(link), lines: link && Math.round(link.getBoundingClientRect().height
+      / parseFloat(getComputedStyle(link).lineHeight)),
+    fits: Boolean(next) && next.getBoundingClientRect().right <= box.right + 1 };
+}"""
+
+
+@pytest.mark.timeout(120)
+def test_a_long_name_leaves_the_leaderboard_and_standings_their_columns(
+    player: Any, live_manage: Callable[[str], str]
+) -> None:
+    """A 150-character name took the whole width of the leaderboard and the
+    tournament's standings, at 1440 px too: the rating, the points and the
+    rest of each row were past the box's edge, seen only by scrolling it
+    sideways, and a round's table named the person over four lines. The name
+    is cut with an ellipsis, whole in its title, as on the table page."""
+    made = json.loads(
+        live_manage(RANKED.replace("PREFIX", unique_name("rank"))).splitlines()[-1]
+    )
+    name = made["name"]
+    page = player(width=WIDTH, height=844).page
+    for width in (WIDTH, 1440):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto("/leaderboards/alkort/")
+        page.wait_for_selector(f"#leaderboard [title='{name}']")
+        shown = page.evaluate(TABLE_FIT, ["#leaderboard", name])
+        assert shown == {"cut": True, "lines": 1, "fits": True}, (width, shown)
+        page.goto(f"/tournaments/{made['tournament']}/")
+        page.wait_for_selector("#standings")
+        shown = page.evaluate(TABLE_FIT, ["#standings", name])
+        assert shown == {"cut": True, "lines": 1, "fits": True}, (width, shown)
+        shown = page.evaluate(TABLE_FIT, ["#rounds", name])
+        assert shown["cut"] and shown["lines"] == 1, (width, shown)
+        assert _page_width(page) <= width

@@ -5,6 +5,7 @@
 // friendly empty state.
 import { api, el, emptyState, games, plural, results, scrollBox, timeAgo } from "./api.js";
 import { barChart, lineChart } from "./chart.js";
+import { seatLabel } from "./games/common.js";
 
 const page = document.body.dataset.page;
 const main = document.getElementById("stats-root");
@@ -291,7 +292,8 @@ async function recentTables(username, catalogue, rated) {
 function leaderRow(row) {
   return el("tr", {},
     el("td", {}, String(row.rank)),
-    el("th", {}, el("a", { href: `/players/${encodeURIComponent(row.username)}/` }, row.username)),
+    // A long name is cut (seatLabel): it hid the rating's columns past the box's edge.
+    el("th", {}, seatLabel(row.username, "a", { href: `/players/${encodeURIComponent(row.username)}/` })),
     el("td", {}, fmt(row.display)), el("td", {}, fmt(row.mu)), el("td", {}, fmt(row.sigma)),
     el("td", {}, fmt(row.matches)));
 }

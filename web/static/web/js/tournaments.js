@@ -4,6 +4,7 @@
 // is open; organisers run everything else from the admin.
 import { api, currentUser, el, emptyState, games, plural, results, scrollBox, showError } from "./api.js";
 import { markInvalid } from "./forms.js";
+import { seatLabel } from "./games/common.js";
 
 const root = document.getElementById("tournaments-root");
 const id = root.dataset.tournament;
@@ -77,6 +78,13 @@ function playerLink(name) {
   return el("a", { href: `/players/${encodeURIComponent(name)}/` }, name);
 }
 
+// A name in the standings and the rounds' tables, on one line: a long one is
+// cut with an ellipsis, whole in its title (seatLabel). It hid the points'
+// columns past the standings' edge and took four lines of a round's table.
+function playerCut(name) {
+  return seatLabel(name, "a", { href: `/players/${encodeURIComponent(name)}/` });
+}
+
 function entriesPanel(t) {
   const entries = results(t.entries || []).filter((e) => !e.withdrawn);
   const count = t.max_entries === null || t.max_entries === undefined ? String(entries.length) : entrants(entries.length, t.max_entries);
@@ -102,7 +110,7 @@ function standingsTable(t) {
     el("thead", {}, el("tr", {}, ["#", "Player", t.team_event ? "Team" : null, ...columns.map(([h]) => h)].filter(Boolean).map((h) => el("th", {}, h)))),
     el("tbody", {}, standings.map((s) => el("tr", { class: s.withdrawn ? "withdrawn" : null },
       el("td", {}, String(s.rank)),
-      el("th", {}, playerLink(s.username), s.withdrawn ? el("span", { class: "tag warn" }, "withdrawn") : null),
+      el("th", {}, playerCut(s.username), s.withdrawn ? el("span", { class: "tag warn" }, "withdrawn") : null),
       t.team_event ? el("td", {}, s.team || "—") : null,
       ...columns.map(([, value]) => el("td", {}, value(s))))))));
 }
@@ -110,7 +118,7 @@ function standingsTable(t) {
 // One seat of a round's table: the person, or the house bot that filled it,
 // with its place once the match is over.
 function seatText(seat, outcome) {
-  const who = seat.is_bot ? el("span", { class: "muted" }, `${seat.bot_level || "house"} bot`) : playerLink(seat.username);
+  const who = seat.is_bot ? el("span", { class: "muted" }, `${seat.bot_level || "house"} bot`) : playerCut(seat.username);
   const place = outcome && outcome.places ? outcome.places[seat.seat] : null;
   return el("span", { class: "seat" }, who, place ? el("span", { class: "muted" }, ` ${ordinal(place)}`) : null);
 }
