@@ -10,11 +10,13 @@ pressed the one beside.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from tests.e2e.flows import create_table, sign_up, wait_turn
+from tests.e2e.flows import create_table, sign_up, unique_name, wait_turn
 
 # Visible buttons, tabs, fields and folds, and the top bar's links, under 40
 # px high (not the board's cards, which are cards' size).
@@ -42,3 +44,38 @@ def test_controls_are_easy_to_tap_at_390px(
     page.set_viewport_size({"width": 390, "height": 844})
     wait_turn(page)
     assert page.evaluate(SMALL) == [], f"the {game} table"
+
+
+# Two finished Alkort matches of one person against another.
+FINISHED = """
+import json
+from stats.services import table_record
+from stats.simulate import match_play, tables_insert
+from tests.accounts.factories import UserFactory
+
+me, bob = UserFactory(username="PREFIXa"), UserFactory(username="PREFIXb")
+ids = tables_insert([match_play("alkort", 2, "PREFIX", {"target": 1})] * 2, [[me, bob]] * 2, creator=me)
+for table_id in ids:
+    table_record(table_id=table_id)
+print(json.dumps({"name": me.username}))
+"""
+
+LINKS = """() => [...document.querySelectorAll('.table-actions a, .footer a')]
+  .map((link) => [link.textContent, Math.round(link.getBoundingClientRect().height)])"""
+
+
+@pytest.mark.timeout(90)
+def test_a_profiles_table_links_are_easy_to_tap_at_390px(
+    player: Any, live_manage: Callable[[str], str]
+) -> None:
+    """Under each of a profile's finished tables, "result · replay" were
+    two links 23 px high a few pixels apart, and the footer's "API" 16 px."""
+    made = json.loads(
+        live_manage(FINISHED.replace("PREFIX", unique_name("taps"))).splitlines()[-1]
+    )
+    page = player(390, 844).page
+    page.goto(f"/players/{made['name']}/")
+    page.wait_for_selector(".table-actions a")
+    links = page.evaluate(LINKS)
+    assert [text for text, _ in links] == ["result", "replay"] * 2 + ["API"], links
+    assert [link for link in links if link[1] < 40] == [], links
