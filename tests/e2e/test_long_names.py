@@ -393,3 +393,32 @@ def test_a_long_name_leaves_the_leaderboard_and_standings_their_columns(
         shown = page.evaluate(TABLE_FIT, ["#rounds", name])
         assert shown["cut"] and shown["lines"] == 1, (width, shown)
         assert _page_width(page) <= width
+
+
+# A finished two-player Alkort match of a person with the longest name.
+FINISHED = """
+import json
+from stats.simulate import match_play, tables_insert
+from tests.accounts.factories import UserFactory
+
+me = UserFactory(username="PREFIX" + "W" * (150 - len("PREFIX")))
+ids = tables_insert([match_play("alkort", 2, "PREFIX", {"target": 1})], [[me, UserFactory()]], creator=me)
+print(json.dumps({"name": me.username, "table": ids[0]}))
+"""
+
+
+@pytest.mark.timeout(90)
+def test_a_long_name_in_the_replays_point_of_view_keeps_the_page_narrow(
+    player: Any, live_manage: Callable[[str], str]
+) -> None:
+    """The replay's "Point of view" list offers each seat's cards by name: the
+    select took its longest option's width, and a 150-character name made the
+    page 1537 px wide at 390 px."""
+    made = json.loads(
+        live_manage(FINISHED.replace("PREFIX", unique_name("view"))).splitlines()[-1]
+    )
+    page = player(width=WIDTH, height=844).page
+    page.goto(f"/tables/{made['table']}/replay/")
+    expect(page.locator("#viewpoint option")).to_have_count(3)
+    assert made["name"] in page.locator("#viewpoint").inner_text()
+    assert _page_width(page) <= WIDTH, f"the replay is {_page_width(page)}px wide"
