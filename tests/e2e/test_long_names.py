@@ -413,12 +413,29 @@ def test_a_long_name_in_the_replays_point_of_view_keeps_the_page_narrow(
 ) -> None:
     """The replay's "Point of view" list offers each seat's cards by name: the
     select took its longest option's width, and a 150-character name made the
-    page 1537 px wide at 390 px."""
+    page 2470 px wide at 390 px. The step's line named the winner over five
+    lines, and the log's lines as many."""
     made = json.loads(
         live_manage(FINISHED.replace("PREFIX", unique_name("view"))).splitlines()[-1]
     )
     page = player(width=WIDTH, height=844).page
     page.goto(f"/tables/{made['table']}/replay/")
     expect(page.locator("#viewpoint option")).to_have_count(3)
+    expect(page.locator("#step-text")).to_contain_text("Step ")
     assert made["name"] in page.locator("#viewpoint").inner_text()
     assert _page_width(page) <= WIDTH, f"the replay is {_page_width(page)}px wide"
+    # A step's line that names the person ("Step 2 of 30: Deal 1: <name>
+    # deals, … leads.") and the log's lines cut the name as the table's turn
+    # bar and log do.
+    page.locator("#log li button", has_text=made["name"]).first.click()
+    expect(page.locator("#step-text")).to_contain_text(made["name"])
+    assert page.locator(f"#step-text .name-cut[title='{made['name']}']").count() == 1
+    step = page.evaluate(
+        """() => { const bar = document.getElementById('step-text');
+          const style = getComputedStyle(bar);
+          return Math.round((bar.clientHeight - parseFloat(style.paddingTop)
+            - parseFloat(style.paddingBottom)) / parseFloat(style.lineHeight)); }"""
+    )
+    assert step <= 2, step
+    log_lines = page.evaluate(LOG_LINES, made["name"])
+    assert log_lines and max(log_lines) <= 2, log_lines

@@ -3,6 +3,7 @@
 // (the revealed seed, its published SHA-256 — re-hashed here in the browser —
 // and every deal re-derived by the server from that seed).
 import { api, el, games } from "./api.js";
+import { marked, withNames } from "./games/common.js";
 import { renderers } from "./games/index.js";
 
 const root = document.getElementById("replay-page");
@@ -49,9 +50,12 @@ function show(at) {
   if (frame.view.face_down && frame.view.face_down.length) {
     board.append(el("p", { class: "hint" }, "All cards open: cards drawn faded with dashed edges were still face down at this point."));
   }
-  const line = renderer.describe(frame.event, ctx)
+  // Names cut as in the table's turn bar and log (withNames): a 150-character
+  // one took five lines of the step's line on a phone.
+  const line = renderer.describe(frame.event, marked(ctx))
     || frame.event.type.split(".").pop().replaceAll("_", " ").replace(/^./, (c) => c.toUpperCase());
-  stepText.textContent = `Step ${index + 1} of ${frames.length}: ${line}`;
+  // One span: the bar is a flex box, which set each piece of text apart.
+  stepText.replaceChildren(el("span", {}, withNames(`Step ${index + 1} of ${frames.length}: ${line}`)));
   for (const item of logList.children) {
     item.classList.toggle("current", Number(item.dataset.index) === index);
   }
@@ -72,12 +76,12 @@ function show(at) {
 }
 
 function buildLog() {
-  const ctx = context(frames[frames.length - 1]);
+  const ctx = marked(context(frames[frames.length - 1]));
   logList.replaceChildren(...frames.map((frame, i) => {
     const text = renderer.describe(frame.event, ctx);
     if (!text) return null;
     return el("li", { dataset: { index: i } },
-      el("button", { type: "button", class: "link-button", onclick: () => show(i) }, text));
+      el("button", { type: "button", class: "link-button", onclick: () => show(i) }, withNames(text)));
   }).filter(Boolean));
 }
 
