@@ -344,10 +344,12 @@ for table_id in ids:
     table_record(table_id=table_id)
 tournament = TournamentFactory(name="Duels", game="alkort", table_size=2, options={"target": 1})
 services.registration_open(tournament_id=tournament.pk)
-for person in (me, bob, UserFactory(), UserFactory()):
+# Named: each set-up's factory counts from "player1" again on a shared database.
+others = [UserFactory(username=f"PREFIX{n}") for n in "cd"]
+for person in (me, bob, *others):
     Entry.objects.create(tournament=tournament, player=person)
 services.round_seat(tournament_id=tournament.pk)
-services.round_start(tournament_id=tournament.pk, user=UserFactory(is_staff=True))
+services.round_start(tournament_id=tournament.pk, user=UserFactory(username="PREFIXs", is_staff=True))
 services.standings_recompute(tournament_id=tournament.pk)
 print(json.dumps({"name": me.username, "tournament": tournament.pk}))
 """
@@ -402,7 +404,9 @@ from stats.simulate import match_play, tables_insert
 from tests.accounts.factories import UserFactory
 
 me = UserFactory(username="PREFIX" + "W" * (150 - len("PREFIX")))
-ids = tables_insert([match_play("alkort", 2, "PREFIX", {"target": 1})], [[me, UserFactory()]], creator=me)
+ids = tables_insert(
+    [match_play("alkort", 2, "PREFIX", {"target": 1})], [[me, UserFactory(username="PREFIXo")]], creator=me
+)
 print(json.dumps({"name": me.username, "table": ids[0]}))
 """
 
