@@ -14,7 +14,7 @@ consistent with every card it has seen: cards others took from the table stay
 in their hands until they give them away), then, for each candidate action,
 plays the deal out with the ``basic`` heuristic for every seat on the rules
 engine and scores the penalty points it took. The candidate with the best mean
-over the samples wins. The budget is a number of samples, not a clock, so a
+over the samples wins; a knock is never a candidate below ``KNOCK_FLOOR``. The budget is a number of samples, not a clock, so a
 decision is reproducible from its seed; a deadline guards the 1-second limit.
 """
 
@@ -39,6 +39,8 @@ KONEC: Action = {"type": "konec"}
 #: Knock at or above this hand value, by number of active players.
 KNOCK_AT = {2: 22, 3: 25, 4: 26, 5: 26}
 KNOCK_AT_MANY = 27
+#: ``strong`` never knocks below this hand value, whatever its samples say.
+KNOCK_FLOOR = 20
 
 
 def knock_threshold(players: int) -> int:
@@ -247,15 +249,39 @@ def candidates(inp: BotInput, limit_swaps: int = 3) -> list[Action]:
     swaps.sort(key=after_swap, reverse=True)
     keep = swaps[:limit_swaps]
     out = [a for a in inp.legal if a["type"] != "swap"] + keep
-    if not any(a.get("konec") for a in out):
-        return out
-    # With konec_after_exchange: the flag only on the exchanges we keep anyway.
-    kept = {(a["type"], a.get("discard"), a.get("give"), a.get("take")) for a in out}
-    return [
-        a
-        for a in inp.legal
-        if (a["type"], a.get("discard"), a.get("give"), a.get("take")) in kept
+    if any(a.get("konec") for a in out):
+        # With konec_after_exchange: the flag only on the exchanges we keep anyway.
+        kept = {
+            (a["type"], a.get("discard"), a.get("give"), a.get("take")) for a in out
+        }
+        out = [
+            a
+            for a in inp.legal
+            if (a["type"], a.get("discard"), a.get("give"), a.get("take")) in kept
+        ]
+    # Knocking below the floor took a point about every other deal (the samples'
+    # opponents hold weaker hands than real ones): never.
+    sure = [
+        a for a in out if not _knocks(a) or _knock_value(a, hand, view) >= KNOCK_FLOOR
     ]
+    return sure or out
+
+
+def _knocks(action: Action) -> bool:
+    return bool(action["type"] == "konec" or action.get("konec"))
+
+
+def _knock_value(action: Action, hand: Sequence[Card], view: dict[str, Any]) -> int:
+    """The value of the hand a knock freezes (for a draw, the two cards kept)."""
+    kind = action["type"]
+    if kind == "swap":
+        return hand_value([action["take"] if c == action["give"] else c for c in hand])
+    if kind == "swap_all":
+        return hand_value(view["table"])
+    if kind == "draw":
+        kept = [c for c in hand if c != action["discard"]]
+        return max(sum(CARD_VALUES[c] for c in kept if c[1] == s) for s in "CDHS")
+    return hand_value(hand)
 
 
 class StrongPolicy(Policy):

@@ -7,8 +7,9 @@ import pytest
 
 import rules
 from rules.alager.hands import hand_value
-from rules.bots import RandomPolicy, get_bot
+from rules.bots import RandomPolicy, bot_input, get_bot
 from rules.bots.alager import (
+    KNOCK_FLOOR,
     BasicPolicy,
     PoolStats,
     StrongPolicy,
@@ -151,3 +152,22 @@ def test_strong_decides_within_a_second(players, options):
 def test_get_bot_returns_the_alager_levels():
     assert isinstance(get_bot("alager", "basic"), BasicPolicy)
     assert isinstance(get_bot("alager", "strong"), StrongPolicy)
+
+
+def test_strong_never_knocks_with_a_weak_hand():
+    """Heads-up, first turn, 6D AD 8S (17): the search once knocked here, and such
+    knocks took a point about every other deal; a careful player improves first."""
+    events = GAME.start(players=2, options={}, seed="low155")
+    state = GAME.replay(events)
+    seat = GAME.to_act(state)[0]
+    inp = bots_input(state, events, seat)
+    assert sorted(inp.view["hand"]) == ["6D", "8S", "AD"]
+    assert hand_value(inp.view["hand"]) == 17 < KNOCK_FLOOR
+    assert {"type": "konec"} in inp.legal
+    for seed in range(3):
+        action = StrongPolicy().choose(inp, random.Random(seed))
+        assert action["type"] != "konec" and not action.get("konec")
+
+
+def bots_input(state, events, seat):
+    return bot_input(GAME, state, events, seat)
