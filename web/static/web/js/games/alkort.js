@@ -181,7 +181,7 @@ function summary(ctx) {
   const results = ctx.view.results;
   if (!results.length) return null;
   const node = el("div", {}, scoreTable(["Deal", "Won by", "Points", "Tricks"], results.slice().reverse().map((r) => [
-    String(r.deal), sideName(ctx, r.side), `${r.points} · ${KIND_NAMES[r.kind] || r.kind}`, r.tricks.join("–"),
+    String(r.deal), seatLabel(sideName(ctx, r.side)), `${r.points} · ${KIND_NAMES[r.kind] || r.kind}`, r.tricks.join("–"),
   ])));
   node.dataset.title = "Deals";
   return node;
