@@ -15,7 +15,6 @@ from rest_framework.exceptions import Throttled
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from accounts.errors import LoginRefused
 from accounts.login_limit import login_failed, login_wait
@@ -28,22 +27,12 @@ from accounts.services import (
     user_register,
 )
 from config.fields import TextField
+from config.views import PrivateApi
 
 
-class AccountsApi(APIView):
-    """Base of the accounts views: their answers are never stored by a cache.
-
-    Who is logged in (``me``), an API token, a visitor's CSRF token: each is
-    answered at one URL for everyone, so no proxy or browser's disk cache may
-    keep one and hand it to the next person asking (as the tables' answers,
-    ``games.apis.TableApi``)."""
-
-    def finalize_response(
-        self, request: Request, response: Any, *args: Any, **kwargs: Any
-    ) -> Any:
-        response = super().finalize_response(request, response, *args, **kwargs)
-        response["Cache-Control"] = "private, no-store"
-        return response
+class AccountsApi(PrivateApi):
+    """Base of the accounts views: their answers are never stored by a cache
+    (who is logged in, an API token, a visitor's CSRF token)."""
 
 
 class CredentialsSerializer(serializers.Serializer):

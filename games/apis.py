@@ -25,6 +25,7 @@ from accounts.models import BotLevel
 from config.fields import TextField
 from config.pagination import Pagination, page_serializer
 from config.schema import documented
+from config.views import PrivateApi
 from games import selectors, services
 from games.models import TableStatus
 from games.services.tables import TIME_CONTROL_MAX
@@ -35,23 +36,13 @@ def _user(request: Request) -> Any:
     return request.user if request.user.is_authenticated else None
 
 
-class TableApi(APIView):
+class TableApi(PrivateApi):
     """Base of the table views (errors map in ``config.errors``)."""
 
     #: These views build their answers from a match's state and events, so
     #: an unexpected exception is logged without its message, which may quote
     #: a hidden card (``config.errors.api_exception_handler``).
     reads_match_state = True
-
-    def finalize_response(
-        self, request: Request, response: Any, *args: Any, **kwargs: Any
-    ) -> Any:
-        response = super().finalize_response(request, response, *args, **kwargs)
-        # Answers are shaped for the requester (a seat's hand, its moves) at
-        # one URL for everyone: no cache on the way (a proxy, the browser's
-        # disk) may keep one and hand it to the next person asking.
-        response["Cache-Control"] = "private, no-store"
-        return response
 
 
 # --- output shapes ---------------------------------------------------------

@@ -4,6 +4,7 @@ Every case runs in a fresh interpreter: settings are read once per process.
 """
 
 import hashlib
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -358,16 +359,7 @@ def test_check_deploy_names_what_is_missing_without_the_checklist(
 def test_a_value_that_cannot_be_read_stops_the_start_naming_the_variable(
     tmp_path: Path, variable: str, value: str, error: str
 ) -> None:
-    env = clean_env(
-        DJANGO_SETTINGS_MODULE="config.settings.production",
-        CARDROOM_VAR_DIR=str(tmp_path),
-        SECRET_KEY=SECRET,
-        ALLOWED_HOSTS="cardroom.example",
-        DATABASE_URL=POSTGRES_URL,
-        **{variable: value},
-    )
-
-    result = run_python("import django; django.setup()", env)
+    result = _production_start(tmp_path, **{variable: value})
 
     assert result.returncode != 0
     assert f"ImproperlyConfigured: {error}" in result.stderr
@@ -421,16 +413,22 @@ def test_readable_values_in_any_spelling_still_load(tmp_path: Path) -> None:
 def test_a_value_out_of_its_range_stops_the_start_naming_the_variable(
     tmp_path: Path, variable: str, value: str, error: str
 ) -> None:
+    result = _production_start(tmp_path, **{variable: value})
+
+    assert result.returncode != 0
+    assert f"ImproperlyConfigured: {error}" in result.stderr
+
+
+def _production_start(
+    tmp_path: Path, **variables: str
+) -> subprocess.CompletedProcess[str]:
+    """Production settings loaded with the required variables and ``variables``."""
     env = clean_env(
         DJANGO_SETTINGS_MODULE="config.settings.production",
         CARDROOM_VAR_DIR=str(tmp_path),
         SECRET_KEY=SECRET,
         ALLOWED_HOSTS="cardroom.example",
         DATABASE_URL=POSTGRES_URL,
-        **{variable: value},
+        **variables,
     )
-
-    result = run_python("import django; django.setup()", env)
-
-    assert result.returncode != 0
-    assert f"ImproperlyConfigured: {error}" in result.stderr
+    return run_python("import django; django.setup()", env)
