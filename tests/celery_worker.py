@@ -77,29 +77,60 @@ def celery_worker(
     if sends_to_itself:
         env["CELERY_QUEUE"] = queue
     env.update(settings_env or {})
+    args = [
+        "worker",
+        "--pool=solo",
+        f"--queues={queue}",
+        f"--hostname={hostname}",
+        "--without-gossip",
+        "--without-mingle",
+        f"--loglevel={loglevel}",
+    ]
+    with _celery(args, env, log) as process:
+        yield Worker(process, queue, hostname, log)
+
+
+@contextmanager
+def celery_beat(
+    worker: Worker, log: Path, settings_env: dict[str, str] | None = None
+) -> Iterator[subprocess.Popen[bytes]]:
+    """``celery beat`` on the test settings, sending its schedule to
+    ``worker``'s queue, with ``settings_env`` (e.g. a heartbeat every second,
+    the sweeps pushed past the test); stopped when the block ends."""
+    from django.conf import settings
+
+    env = clean_env(
+        DJANGO_SETTINGS_MODULE="config.settings.test",
+        CELERY_TASK_ALWAYS_EAGER="false",
+        REDIS_URL=settings.REDIS_URL,
+        CELERY_QUEUE=worker.queue,
+        **(settings_env or {}),
+    )
+    args = [
+        "beat",
+        f"--schedule={log.parent / 'celerybeat-schedule'}",
+        "--loglevel=INFO",
+    ]
+    with _celery(args, env, log) as process:
+        yield process
+
+
+@contextmanager
+def _celery(
+    args: list[str], env: dict[str, str], log: Path
+) -> Iterator[subprocess.Popen[bytes]]:
+    """``celery -A config <args>``, its output to ``log``, stopped (terminated,
+    killed after 15 s) when the block ends."""
     with log.open("wb") as out:
         process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "--pool=solo",
-                f"--queues={queue}",
-                f"--hostname={hostname}",
-                "--without-gossip",
-                "--without-mingle",
-                f"--loglevel={loglevel}",
-            ],
+            [sys.executable, "-m", "celery", "-A", "config", *args],
             cwd=REPO,
             env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
         )
     try:
-        yield Worker(process, queue, hostname, log)
+        yield process
     finally:
         process.terminate()
         try:

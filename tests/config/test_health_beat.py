@@ -6,11 +6,8 @@ connection. A stale beat is reported and keeps the status ``ok``, as ``no
 workers`` does (docs/operations.md, "/healthz").
 """
 
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -21,9 +18,16 @@ from rest_framework.test import APIClient
 
 from config import health
 from config.celery import BEAT_HEARTBEAT_KEY, beat_heartbeat
-from tests.celery_worker import Worker, celery_worker
+from tests.celery_worker import celery_beat, celery_worker
 from tests.config.test_health import DEAD_REDIS
-from tests.helpers import REPO, clean_env
+
+#: Beat's settings in the real-process test: a heartbeat every second, the
+#: sweeps not within the test.
+HEARTBEAT_EVERY_SECOND = {
+    "BEAT_HEARTBEAT_SECONDS": "1",
+    "STATS_SWEEP_SECONDS": "3600",
+    "TOURNAMENTS_SWEEP_SECONDS": "3600",
+}
 
 
 @pytest.fixture
@@ -125,48 +129,6 @@ def test_a_stale_beat_is_reported_but_not_a_failure(
     }
 
 
-@contextmanager
-def celery_beat(worker: Worker, log: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """``celery beat`` on the test settings, sending its schedule to
-    ``worker``'s queue, a heartbeat every second, the sweeps not within the
-    test."""
-    env = clean_env(
-        DJANGO_SETTINGS_MODULE="config.settings.test",
-        CELERY_TASK_ALWAYS_EAGER="false",
-        REDIS_URL=settings.REDIS_URL,
-        CELERY_QUEUE=worker.queue,
-        BEAT_HEARTBEAT_SECONDS="1",
-        STATS_SWEEP_SECONDS="3600",
-        TOURNAMENTS_SWEEP_SECONDS="3600",
-    )
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "beat",
-                f"--schedule={log.parent / 'celerybeat-schedule'}",
-                "--loglevel=INFO",
-            ],
-            cwd=REPO,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        yield process
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
 def beat_becomes(expected: str, within: float, log: Path) -> str:
     """Beat's part once it starts with ``expected``, or at ``within`` s."""
     deadline = time.monotonic() + within
@@ -193,7 +155,7 @@ def test_a_real_beat_and_worker_keep_it_ok_until_beat_stops(
         override_settings(BEAT_HEARTBEAT_SECONDS=1.0),
     ):
         beat_log = tmp_path / "beat.log"
-        with celery_beat(worker, beat_log):
+        with celery_beat(worker, beat_log, HEARTBEAT_EVERY_SECOND):
             status = beat_becomes("ok", 30, beat_log)
             assert status == "ok", worker.log_text() + beat_log.read_text()
 
