@@ -12,6 +12,7 @@ page. Every logger is at DEBUG while they run.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -152,5 +153,10 @@ def test_a_failing_event_in_the_admin_is_shown_as_such_and_logs_no_card(
     response = staff.get(f"/admin/games/gameevent/{dealt.pk}/change/")
     assert response.status_code == 200
     assert "(could not be shown: the failure is logged)" in response.content.decode()
-    assert card not in response.content.decode()
+    # The page's CSRF tokens are random letters and digits, where a card's two
+    # characters ("7C") turn up now and then: they are left out of the check.
+    page = re.sub(
+        r'name="csrfmiddlewaretoken" value="[^"]*"', "", response.content.decode()
+    )
+    assert card not in page
     assert_logged_without(book, card, f"event 2 of table {table.pk}")
