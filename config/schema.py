@@ -30,7 +30,7 @@ docs page, and answer their errors in JSON like every other ``/api/`` path.
 from typing import Any, TypeVar
 
 from drf_spectacular.utils import extend_schema_field
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -225,5 +225,7 @@ class SchemaView(_JSONErrors, SpectacularAPIView):
     """The OpenAPI schema, ``/api/schema/``."""
 
 
-class SchemaDocsView(_JSONErrors, SpectacularSwaggerView):
-    """The schema's browsable docs, ``/api/docs/``."""
+class SchemaDocsView(_JSONErrors, SpectacularSwaggerSplitView):
+    """The schema's browsable docs, ``/api/docs/``: Swagger UI with its
+    set-up script served from the same path (``?script``), not inline, so
+    that the page runs under the site's Content-Security-Policy."""

@@ -9,16 +9,21 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 
 from config import errors
+from config.csp import policed_urls, with_policy
 from config.health import HealthView
 from config.schema import SchemaDocsView, SchemaView
 
+# The admin's pages and the API's docs page say the site's
+# Content-Security-Policy as Cardroom's own pages do (config/csp.py).
+admin_urls, admin_app, admin_namespace = admin.site.urls
+
 urlpatterns = [
     path("healthz", HealthView.as_view(), name="healthz"),
-    path("admin/", admin.site.urls),
+    path("admin/", (policed_urls(admin_urls), admin_app, admin_namespace)),
     path("api/schema/", SchemaView.as_view(), name="api-schema"),
     path(
         "api/docs/",
-        SchemaDocsView.as_view(url_name="api-schema"),
+        with_policy(SchemaDocsView.as_view(url_name="api-schema")),
         name="api-docs",
     ),
     path("api/accounts/", include("accounts.urls")),

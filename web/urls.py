@@ -25,4 +25,7 @@ urlpatterns = [
     path("rules/<str:game>/", views.rules_page, name="rules"),
     path("tournaments/", views.tournaments, name="tournaments"),
     path("tournaments/<int:tournament_id>/", views.tournament, name="tournament"),
+    # Pages that name no icon (the admin's, the API's docs) make the browser
+    # ask here: the site's own icon rather than a 404 in every console.
+    path("favicon.ico", views.favicon, name="favicon"),
 ]

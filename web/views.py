@@ -15,12 +15,14 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import ensure_csrf_cookie
 from rest_framework.authtoken.models import Token
 
 import rules
 from accounts.selectors import user_find
+from config.csp import content_security_policy
 from games import selectors
 from games.errors import TableError
 from games.routing import websocket_urlpatterns
@@ -29,30 +31,6 @@ from web.replay import replay_frames as frames_build
 from web.rules_docs import rules_html
 
 GAMES = [(name, rules.get_game(name).title) for name in rules.GAMES]
-
-
-def content_security_policy(request: HttpRequest) -> str:
-    """The pages' Content-Security-Policy (docs/security.md, "Pages").
-
-    Scripts only from this server's files (no inline script, no event
-    handler attribute, nothing from another site), the live socket to this
-    host, style attributes allowed (the meters set widths), no plugins, no
-    ``<base>``, forms post here only, and no other site may frame a page.
-    """
-    host = request.get_host()
-    return "; ".join(
-        [
-            "default-src 'self'",
-            "script-src 'self'",
-            "style-src 'self' 'unsafe-inline'",
-            "img-src 'self' data:",
-            f"connect-src 'self' ws://{host} wss://{host}",
-            "object-src 'none'",
-            "base-uri 'none'",
-            "form-action 'self'",
-            "frame-ancestors 'none'",
-        ]
-    )
 
 
 def _page(
@@ -68,6 +46,14 @@ def _page(
     )
     response["Content-Security-Policy"] = content_security_policy(request)
     return response
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """The site's icon, for pages that name none (the admin's, the API's
+    docs): the browser asks for ``/favicon.ico`` and would log a 404. The
+    icon's address is looked up per request, as the production storage names
+    its files by their content."""
+    return redirect(static("web/favicon.svg"), permanent=True)
 
 
 def friendly_404(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

@@ -242,3 +242,13 @@ def test_pages_run_only_this_servers_scripts(client: Client, path: str) -> None:
     assert policy["form-action"] == ["'self'"]
     assert policy["default-src"] == ["'self'"]
     assert "ws://testserver" in policy["connect-src"]
+
+
+def test_the_browsers_icon_request_finds_the_sites_icon(client: Client) -> None:
+    """Pages that name no icon (the admin's, the API's docs) make the
+    browser ask for /favicon.ico: it finds the site's icon, not a 404."""
+    response = client.get("/favicon.ico")
+
+    assert response.status_code == 301
+    assert response["Location"].endswith("/web/favicon.svg")
+    assert client.get(response["Location"]).status_code == 200
