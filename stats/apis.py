@@ -76,6 +76,7 @@ class LeaderboardEntrySerializer(RatingSerializer):
 
 class HistoryEntrySerializer(serializers.Serializer):
     table = serializers.IntegerField()
+    seat = serializers.IntegerField()
     finished_at = serializers.DateTimeField()
     place = serializers.IntegerField()
     expected_place = serializers.FloatField()

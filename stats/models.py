@@ -150,16 +150,18 @@ class Rating(models.Model):
 class RatingChange(models.Model):
     """One rating update: a player at one rated table, before and after.
 
-    ``expected_place`` is what the ratings before the match predicted (1 +
-    the chance of each other side finishing ahead, times its seats),
-    ``place`` what happened (the rules' place: 1, 1, 3, 3 at four-player
-    Alkort).
+    ``expected_place`` is what the ratings before the match predicted for
+    ``seat`` (1 + the chance of each other side finishing ahead, times its
+    seats), ``place`` what that seat got (the rules' place: 1, 1, 3, 3 at
+    four-player Alkort). A person has one row a table; a house bot holding
+    several seats has one per seat, sharing the one update of its rating.
     """
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
     )
+    seat = models.PositiveSmallIntegerField(default=0)
     game = models.CharField(max_length=32, choices=GAME_CHOICES)
     finished_at = models.DateTimeField()
     place = models.PositiveSmallIntegerField()
@@ -171,10 +173,10 @@ class RatingChange(models.Model):
     matches = models.PositiveIntegerField(help_text="Rated matches after this one.")
 
     class Meta:
-        ordering = ["finished_at", "table", "user"]
+        ordering = ["finished_at", "table", "user", "seat"]
         constraints = [
             models.UniqueConstraint(
-                fields=["table", "user"], name="stats_ratingchange_unique"
+                fields=["table", "seat"], name="stats_ratingchange_unique_seat"
             )
         ]
         indexes = [
@@ -188,4 +190,7 @@ class RatingChange(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Table {self.table_id} {self.user_id}: {self.before_mu:.2f}→{self.after_mu:.2f}"
+        return (
+            f"Table {self.table_id} seat {self.seat} {self.user_id}: "
+            f"{self.before_mu:.2f}→{self.after_mu:.2f}"
+        )

@@ -10,8 +10,10 @@ seat ranked by place, equal places being a tie (OpenSkill's ``ranks``).
 
 A house bot account may hold several seats of one table (three ``basic``
 bots against one person). Each seat then plays as its own copy of the bot's
-rating, and the bot's new rating is the mean of its copies' posteriors; its
-``place`` is its best seat's.
+rating, and the bot's new rating is the mean of its copies' posteriors. Each
+seat is also its own result: the bot gets one ``Change`` per seat, with that
+seat's place and that seat's expected place (all sharing the one update), so
+its history compares like with like, as its counters and head to head do.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ class Change:
 
     table_id: int
     user_id: int
+    seat: int
     finished_at: datetime
     place: int
     expected_place: float
@@ -71,8 +74,14 @@ class RatingBook:
     def apply(
         self, *, table_id: int, finished_at: datetime, rating_input: dict[str, Any]
     ) -> list[Change]:
-        """Rate one table; returns each player's change, in user-id order."""
+        """Rate one table; returns each seat's change, in (user id, seat) order.
+
+        A player holding one seat (every person) gets one change; a house bot
+        holding several gets one per seat, each with its seat's place and
+        expected place, and all with the bot's one new rating.
+        """
         teams: list[list[int]] = rating_input["teams"]
+        seats: list[list[int]] = rating_input["seats"]
         ranks: list[int] = rating_input["ranks"]
         before = {u: self.get(u) for team in teams for u in team}
         model_teams = [
@@ -82,15 +91,14 @@ class RatingBook:
         expected = _expected_places(model_teams)
         rated = MODEL.rate(model_teams, ranks=list(ranks))
         posts: dict[int, list[tuple[float, float]]] = {}
-        places: dict[int, int] = {}
-        expects: dict[int, list[float]] = {}
+        # user -> [(seat, place, expected place)], one a seat held
+        held: dict[int, list[tuple[int, int, float]]] = {}
         for t, team in enumerate(teams):
             for k, user in enumerate(team):
                 r = rated[t][k]
                 posts.setdefault(user, []).append((r.mu, r.sigma))
-                places[user] = min(places.get(user, ranks[t]), ranks[t])
-                expects.setdefault(user, []).append(expected[t])
-        changes = []
+                held.setdefault(user, []).append((seats[t][k], ranks[t], expected[t]))
+        changes: list[Change] = []
         for user in sorted(posts):
             entry = before[user]
             copies = posts[user]
@@ -102,17 +110,19 @@ class RatingBook:
             old = (entry.mu, entry.sigma)
             entry.mu, entry.sigma = mu, sigma
             entry.matches += 1
-            changes.append(
+            changes.extend(
                 Change(
                     table_id=table_id,
                     user_id=user,
+                    seat=seat,
                     finished_at=finished_at,
-                    place=places[user],
-                    expected_place=statistics.fmean(expects[user]),
+                    place=place,
+                    expected_place=expected_place,
                     before=old,
                     after=(mu, sigma),
                     matches=entry.matches,
                 )
+                for seat, place, expected_place in sorted(held[user])
             )
         return changes
 

@@ -232,15 +232,17 @@ def player_stats_get(*, user: User) -> dict[str, Any]:
 
 
 def rating_history_list(*, user: User, game: str) -> QuerySet[RatingChange]:
-    """``user``'s rating changes in ``game``, oldest first (one per rated table)."""
+    """``user``'s rating changes in ``game``, oldest first: one per rated
+    table and seat held (a person's one seat; each of a house bot's seats)."""
     return RatingChange.objects.filter(user=user, game=game).order_by(
-        "finished_at", "table_id"
+        "finished_at", "table_id", "seat"
     )
 
 
 def rating_change_json(change: RatingChange) -> dict[str, Any]:
     return {
         "table": change.table_id,
+        "seat": change.seat,
         "finished_at": change.finished_at,
         "place": change.place,
         "expected_place": change.expected_place,

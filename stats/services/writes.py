@@ -123,6 +123,7 @@ def change_rows(game: str, changes: Iterable[Change]) -> list[RatingChange]:
         RatingChange(
             table_id=c.table_id,
             user_id=c.user_id,
+            seat=c.seat,
             game=game,
             finished_at=c.finished_at,
             place=c.place,

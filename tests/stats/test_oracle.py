@@ -124,25 +124,28 @@ def figures_expected(plan, ids) -> dict[str, Any]:
         ]
         new = model.rate(teams, ranks=ranks)
         posts: dict[int, list[tuple[float, float]]] = defaultdict(list)
-        best: dict[int, int] = {}
+        held: dict[int, list[tuple[int, int]]] = defaultdict(list)
         for t, side in enumerate(sides):
             for k, s in enumerate(side):
                 uid = seating[s].pk
                 posts[uid].append((new[t][k].mu, new[t][k].sigma))
-                best[uid] = min(best.get(uid, 99), places[s])
+                held[uid].append((s, places[s]))
         for uid, copies in posts.items():
             before = ratings.get((game, uid), (model.mu, model.sigma, 0))
             mu = statistics.fmean(c[0] for c in copies)
             sigma = statistics.fmean(c[1] for c in copies)
             ratings[(game, uid)] = (mu, sigma, before[2] + 1)
-            history[(game, uid)].append(
+            # Each seat held is its own entry (its own place), sharing the update.
+            history[(game, uid)].extend(
                 {
                     "table": tid,
-                    "place": best[uid],
+                    "seat": seat,
+                    "place": place,
                     "before": (before[0], before[1]),
                     "after": (mu, sigma),
                     "matches": before[2] + 1,
                 }
+                for seat, place in sorted(held[uid])
             )
     return {"ratings": ratings, "history": history, "figures": figures}
 
@@ -193,7 +196,9 @@ def api_check(api_client, users, expected) -> None:
                 page = api_client.get(page["next"]).json()
                 entries.extend(page["results"])
             want = history[(game, user.pk)]
-            assert [e["table"] for e in entries] == [w["table"] for w in want]
+            assert [(e["table"], e["seat"]) for e in entries] == [
+                (w["table"], w["seat"]) for w in want
+            ]
             for e, w in zip(entries, want, strict=True):
                 assert e["place"] == w["place"]
                 assert e["matches"] == w["matches"]

@@ -132,8 +132,47 @@ def test_a_bot_in_several_seats_takes_the_mean_of_its_copies(
     assert _rating(basic) == pytest.approx(
         ((b1[0] + b2[0]) / 2, (b1[1] + b2[1]) / 2), abs=1e-12
     )
-    change = RatingChange.objects.get(user=basic)
-    assert (change.place, change.matches) == (1, 1)
+    # One rating update for the table, however many seats the bot held.
+    assert Rating.objects.get(user=basic).matches == 1
+
+
+def test_a_bot_in_several_seats_has_each_seats_result_in_its_history(
+    people, bot, finished_table, api_client
+):
+    """Each seat is its own result, place and expected place alike: the best
+    seat's place beside the seats' mean expected place made a bot look better
+    than its ratings predicted (here 1 against 2, where the seats did 1 and 3
+    against 2 and 2)."""
+    (ada,) = people(1)
+    basic = bot("basic")
+    match = outcome_forced(
+        match_play("alager", 3, "bots", {"penalty_limit": 1}), [2, 1, 3]
+    )
+    table_id = finished_table("alager", [ada, basic, basic], match=match)
+    table_record(table_id=table_id)
+
+    rows = list(RatingChange.objects.filter(user=basic).order_by("seat"))
+    assert [(c.seat, c.place, c.matches) for c in rows] == [(1, 1, 1), (2, 3, 1)]
+    # Even ratings: each seat expects the middle place of three.
+    assert [c.expected_place for c in rows] == pytest.approx([2.0, 2.0])
+    # The seats share the one update of the bot's rating.
+    assert {(c.before_mu, c.after_mu, c.after_sigma) for c in rows} == {
+        (MU, *_rating(basic))
+    }
+    body = api_client.get(f"/api/stats/players/{basic.username}/ratings/alager/").json()
+    assert [(e["table"], e["seat"], e["place"]) for e in body["results"]] == [
+        (table_id, 1, 1),
+        (table_id, 2, 3),
+    ]
+    # On average the history's places are the counters' (every seat counted).
+    places = [e["place"] for e in body["results"]]
+    figures = api_client.get(f"/api/stats/players/{basic.username}/").json()
+    assert figures["games"]["alager"]["average_place"] == sum(places) / len(places)
+    # A person holds one seat: one entry, as always.
+    (mine,) = api_client.get(
+        f"/api/stats/players/{ada.username}/ratings/alager/"
+    ).json()["results"]
+    assert (mine["seat"], mine["place"]) == (0, 2)
 
 
 def test_provisional_until_ten_rated_matches(people, finished_table):

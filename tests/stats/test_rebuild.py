@@ -53,6 +53,7 @@ def snapshot() -> dict[str, list]:
             RatingChange.objects.values_list(
                 "table_id",
                 "user_id",
+                "seat",
                 "game",
                 "finished_at",
                 "place",

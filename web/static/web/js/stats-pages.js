@@ -189,14 +189,28 @@ async function readRatingHistory(username, game) {
   return [...results(before), ...results(end)].slice(-HISTORY_POINTS);
 }
 
+// The history has an entry per seat held (docs/stats.md): a house bot that
+// held several seats of one table has one entry for each, all with the one
+// rating it got from that table. The chart has a point per table, with
+// every seat's place.
+function byTable(entries) {
+  const tables = [];
+  for (const entry of entries) {
+    const last = tables[tables.length - 1];
+    if (last && last.table === entry.table) last.places.push(entry.place);
+    else tables.push({ ...entry, places: [entry.place] });
+  }
+  return tables;
+}
+
 async function historyChart(username, game) {
-  const history = await ratingHistory(username, game);
+  const history = byTable(await ratingHistory(username, game));
   if (!history.length) return emptyState("No rated matches yet.");
   const point = ({ mu, sigma }, label, axis) => ({
     y: mu - 3 * sigma, low: mu - 3 * sigma, high: mu,
     label: `${label}rating ${(mu - 3 * sigma).toFixed(2)} (μ ${mu.toFixed(2)}, σ ${sigma.toFixed(2)})`, axis,
   });
-  const points = history.map((entry, i) => point(entry.after, `Table ${entry.table}: place ${entry.place}, `,
+  const points = history.map((entry, i) => point(entry.after, `Table ${entry.table}: ${entry.places.length > 1 ? "places" : "place"} ${entry.places.join(" and ")}, `,
     entry.matches === 1 ? "first match" : (i === 0 ? `match ${entry.matches}` : `${entry.matches} matches`)));
   // A history from the first match starts at the rating before it: one
   // match is then a line from the start, not a lone dot in an empty box.
