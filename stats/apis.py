@@ -92,6 +92,21 @@ class HistoryEntrySerializer(serializers.Serializer):
     matches = serializers.IntegerField()
 
 
+class PlayerTableSerializer(serializers.Serializer):
+    table = serializers.IntegerField()
+    game = serializers.CharField()
+    finished_at = serializers.DateTimeField()
+    players = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    place = serializers.IntegerField()
+    score = serializers.IntegerField()
+    won = serializers.BooleanField()
+    rated = serializers.BooleanField()
+    left = serializers.BooleanField(
+        help_text="The player left the match in play; a bot played the seat on."
+    )
+
+
 def _page_schema(name: str, item: serializers.Serializer, **extra: Any) -> Any:
     return inline_serializer(
         name,
@@ -244,6 +259,36 @@ class RatingHistoryApi(StatsApi):
             username=user.username,
             game=game,
             rating=selectors.rating_get(user=user, game=game),
+        )
+
+
+class PlayerTablesApi(StatsApi):
+    """A player's counted tables, newest first: rated or not, and those they
+    left in play (the result is still theirs)."""
+
+    class FilterSerializer(serializers.Serializer):
+        game = serializers.CharField(required=False, max_length=32)
+
+    @extend_schema(
+        parameters=[FilterSerializer, *PAGE_PARAMETERS],
+        responses={
+            200: _page_schema("PlayerTablesPage", PlayerTableSerializer(many=True))
+        },
+    )
+    def get(self, request: Request, username: str) -> Response:
+        user = selectors.user_get(username=username)
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        game = filters.validated_data.get("game")
+        if game is not None:
+            selectors.game_check(game=game)
+        return self.paginated(
+            request,
+            selectors.player_tables_list(user=user, game=game),
+            selectors.player_table_json,
+            game,
+            username=user.username,
+            game=game,
         )
 
 

@@ -14,8 +14,10 @@ from typing import Any
 from django.db import connection
 from django.db.models import (
     Count,
+    Exists,
     F,
     Max,
+    OuterRef,
     Q,
     QuerySet,
     Window,
@@ -27,7 +29,7 @@ import rules
 from accounts.models import User
 from accounts.selectors import user_find
 from games.errors import NotFound
-from games.models import Table, TableStatus
+from games.models import Seat, Table, TableStatus
 from stats.models import (
     CountedTable,
     GameStat,
@@ -237,6 +239,44 @@ def rating_history_list(*, user: User, game: str) -> QuerySet[RatingChange]:
     return RatingChange.objects.filter(user=user, game=game).order_by(
         "finished_at", "table_id", "seat"
     )
+
+
+def player_tables_list(
+    *, user: User, game: str | None = None
+) -> QuerySet[PlayerResult]:
+    """``user``'s seats at counted tables, newest first, each with ``left``.
+
+    Every table the statistics count for ``user`` (``matches``): rated or
+    not, and those they left in play (a bot played the seat on; the result is
+    theirs). A house bot has a row per seat it held. Tables left in the lobby
+    or aborted there were never played and count nowhere.
+    """
+    results = PlayerResult.objects.filter(user=user)
+    if game is not None:
+        results = results.filter(game=game)
+    left = Seat.objects.filter(
+        table_id=OuterRef("table_id"),
+        index=OuterRef("seat"),
+        replaced_user_id=OuterRef("user_id"),
+    )
+    return results.annotate(left=Exists(left)).order_by(
+        "-finished_at", "-table_id", "seat"
+    )
+
+
+def player_table_json(row: PlayerResult) -> dict[str, Any]:
+    return {
+        "table": row.table_id,
+        "game": row.game,
+        "finished_at": row.finished_at,
+        "players": row.players,
+        "seat": row.seat,
+        "place": row.place,
+        "score": row.score,
+        "won": row.won,
+        "rated": row.rated,
+        "left": row.left,  # type: ignore[attr-defined]
+    }
 
 
 def rating_change_json(change: RatingChange) -> dict[str, Any]:

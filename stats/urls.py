@@ -16,6 +16,11 @@ urlpatterns = [
         apis.RatingHistoryApi.as_view(),
         name="stats-rating-history",
     ),
+    path(
+        "players/<str:username>/tables/",
+        apis.PlayerTablesApi.as_view(),
+        name="stats-player-tables",
+    ),
     path("games/<str:game>/", apis.GameApi.as_view(), name="stats-game"),
     path("head-to-head/", apis.HeadToHeadApi.as_view(), name="stats-head-to-head"),
 ]

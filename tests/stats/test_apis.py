@@ -352,6 +352,7 @@ def test_the_paths_are_in_the_openapi_schema(api_client, db):
         "/api/stats/leaderboards/{game}/",
         "/api/stats/players/{username}/",
         "/api/stats/players/{username}/ratings/{game}/",
+        "/api/stats/players/{username}/tables/",
         "/api/stats/games/{game}/",
         "/api/stats/head-to-head/",
     ):
@@ -375,6 +376,7 @@ QUERY_TEXT = st.text(
             "/api/stats/leaderboards/x/",
             "/api/stats/players/p0/",
             "/api/stats/players/p0/ratings/alkort/",
+            "/api/stats/players/p0/tables/",
             "/api/stats/games/allegra/",
             "/api/stats/head-to-head/",
         ]

@@ -14,6 +14,7 @@ pytestmark = pytest.mark.django_db
 PATHS = [
     "/api/stats/players/p0/",
     "/api/stats/players/p0/ratings/alkort/",
+    "/api/stats/players/p0/tables/",
     "/api/stats/leaderboards/alkort/",
     "/api/stats/games/alkort/",
     "/api/stats/head-to-head/?a=p0&b=p1&game=alkort",

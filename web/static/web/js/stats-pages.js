@@ -170,8 +170,7 @@ function chartSize() {
 // however many matches came before.
 const HISTORY_POINTS = 500;
 
-// Each game's history is read once a page: the chart and the latest tables
-// both use it.
+// Each game's history is read once a page.
 const histories = new Map();
 
 function ratingHistory(username, game) {
@@ -254,47 +253,44 @@ async function profile() {
     }
     parts.push(...playerGames(stats, catalogue));
   }
-  parts.push(await recentTables(username, catalogue, stats ? Object.keys(stats.ratings || {}).filter((game) => stats.ratings[game]) : []));
+  parts.push(await recentTables(username, catalogue));
   if (stats) parts.push(countedNote(stats.computed_through));
   main.replaceChildren(...parts.filter(Boolean));
 }
 
-// The latest finished tables this player (or house bot) sat at: those of the
-// site's latest 100 finished tables with them in a seat, and their rated
-// tables from the rating history. A person who left a match in play shows in
-// no seat of the tables API (the bot that took the seat over does), but the
-// statistics credit them with its result, and the history lists it with their
-// place. An unrated table they left is in no public list (see docs/web.md).
+// The latest finished tables this player (or house bot) sat at: every table
+// the statistics count for them (/api/stats/players/{name}/tables/, newest
+// first: rated or not, and those they left in play, which a bot played on),
+// and those of the site's latest 100 finished tables with them in a seat that
+// are still being counted. A house bot has a row per seat it held: one line
+// a table, with every place.
 const RECENT = 10;
 
-async function recentTables(username, catalogue, rated) {
-  const page = await maybe("/api/tables/?status=finished&page_size=100");
-  const seated = results(page).filter((t) => t.seats.some((s) => s.username === username)).map((t) => {
-    const seat = t.seats.find((s) => s.username === username);
-    return { id: t.id, game: t.game, players: t.players, place: t.outcome ? t.outcome.places[seat.seat] : null, finished_at: t.finished_at, left: false };
-  });
-  const listed = new Set(seated.map((t) => t.id));
-  const fromHistory = (await Promise.all(rated.map((game) => ratingHistory(username, game)
-    .then((entries) => entries.map((entry) => ({ ...entry, game })))
-    .catch(() => []))))
-    .flat()
-    .filter((entry) => !listed.has(entry.table))
-    .map((entry) => ({ id: entry.table, game: entry.game, players: null, place: entry.place, finished_at: entry.finished_at, left: null }));
-  const mine = [...seated, ...fromHistory]
+async function recentTables(username, catalogue) {
+  const [page, counted] = await Promise.all([
+    maybe("/api/tables/?status=finished&page_size=100"),
+    maybe(`/api/stats/players/${encodeURIComponent(username)}/tables/?page_size=50`),
+  ]);
+  const byId = new Map();
+  for (const row of results(counted)) {
+    const known = byId.get(row.table);
+    if (known) known.places.push(row.place);
+    else byId.set(row.table, { id: row.table, game: row.game, players: row.players, places: [row.place], finished_at: row.finished_at, left: row.left });
+  }
+  for (const t of results(page)) {
+    if (byId.has(t.id)) continue;
+    const seats = t.seats.filter((s) => s.username === username);
+    if (!seats.length) continue;
+    byId.set(t.id, { id: t.id, game: t.game, players: t.players, places: t.outcome ? seats.map((s) => t.outcome.places[s.seat]) : [], finished_at: t.finished_at, left: false });
+  }
+  const mine = [...byId.values()]
     .sort((a, b) => Date.parse(b.finished_at) - Date.parse(a.finished_at) || b.id - a.id)
     .slice(0, RECENT);
-  // A table from the history alone: its size, and whether a bot finished it.
-  await Promise.all(mine.filter((t) => t.players === null).map(async (t) => {
-    const table = await maybe(`/api/tables/${t.id}/`).catch(() => null);
-    if (!table) return;
-    t.players = table.players;
-    t.left = !table.seats.some((s) => s.username === username);
-  }));
   return el("section", { class: "panel", id: "recent-tables" }, el("h2", {}, "Latest finished tables"),
     mine.length
       ? el("ul", { class: "tables" }, mine.map((t) => el("li", { class: "table-row", dataset: { table: t.id } },
         el("span", {}, `${(catalogue[t.game] || { title: t.game }).title} #${t.id}`,
-          t.place ? ` · place ${t.place}${t.players ? ` of ${t.players}` : ""}` : "",
+          t.places.length ? ` · ${t.places.length > 1 ? "places" : "place"} ${t.places.join(" and ")}${t.players ? ` of ${t.players}` : ""}` : "",
           t.left ? " · left, a bot played on" : "", ` · ${timeAgo(t.finished_at)}`),
         el("span", { class: "table-actions" },
           el("a", { href: `/tables/${t.id}/` }, "result"), " · ", el("a", { href: `/tables/${t.id}/replay/` }, "replay")))))

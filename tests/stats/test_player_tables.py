@@ -1,0 +1,102 @@
+"""A player's counted tables, newest first, unrated ones and those they left
+included: the statistics count every one of them (``matches``), so the
+player's list of tables shows every one, with what became of their seat."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import Seat
+from stats.services import table_record
+
+pytestmark = pytest.mark.django_db
+
+
+def _left(table_id: int, seat: int, bot) -> None:
+    """The person at ``seat`` left the match in play; a basic bot played on."""
+    row = Seat.objects.get(table_id=table_id, index=seat)
+    row.replaced_user_id = row.user_id
+    row.user, row.bot_level = bot, "basic"
+    row.save()
+
+
+def test_unrated_and_left_tables_are_in_the_players_tables(
+    api_client, people, bot, finished_table
+):
+    ada, bob = people(2)
+    basic = bot("basic")
+    opts = {"target": 1}
+    rated = finished_table("alkort", [ada, bob], seed="t-r", options=opts)
+    unrated = finished_table(
+        "alkort", [bob, ada], seed="t-u", options=opts, rated=False
+    )
+    left = finished_table("alkort", [ada, bob], seed="t-l", options=opts, rated=False)
+    _left(left, 0, basic)
+    for table_id in (rated, unrated, left):
+        table_record(table_id=table_id)
+
+    response = api_client.get("/api/stats/players/p0/tables/")
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["username"] == "p0"
+    assert body["count"] == 3
+    assert body["computed_through"]["tables"] == 3
+    rows = body["results"]
+    assert [(r["table"], r["seat"], r["rated"], r["left"]) for r in rows] == [
+        (left, 0, False, True),
+        (unrated, 1, False, False),
+        (rated, 0, True, False),
+    ]
+    for r in rows:
+        assert set(r) == {
+            "table", "game", "finished_at", "players", "seat", "place", "score",
+            "won", "rated", "left",
+        }  # fmt: skip
+        assert (r["game"], r["players"]) == ("alkort", 2)
+        assert r["won"] is (r["place"] == 1)
+    # As many tables as the statistics count.
+    figures = api_client.get("/api/stats/players/p0/").json()["games"]["alkort"]
+    assert figures["matches"] == 3
+    # The bot that played the left seat on is not credited with it.
+    bots = api_client.get(f"/api/stats/players/{basic.username}/tables/").json()
+    assert bots["count"] == 0
+    # Bob sat at all three to the end.
+    assert [
+        r["left"]
+        for r in api_client.get("/api/stats/players/P1/tables/").json()["results"]
+    ] == [False] * 3
+
+
+def test_a_bot_has_a_row_per_seat_and_a_game_filter(
+    api_client, people, bot, finished_table
+):
+    (ada,) = people(1)
+    basic = bot("basic")
+    alager = finished_table("alager", [ada, basic, basic], seed="t-b")
+    alkort = finished_table("alkort", [ada, basic], seed="t-k", options={"target": 1})
+    for table_id in (alager, alkort):
+        table_record(table_id=table_id)
+
+    body = api_client.get(
+        f"/api/stats/players/{basic.username}/tables/", {"game": "alager"}
+    ).json()
+
+    assert [(r["table"], r["seat"]) for r in body["results"]] == [
+        (alager, 1),
+        (alager, 2),
+    ]
+    assert body["game"] == "alager"
+    assert api_client.get("/api/stats/players/p0/tables/").json()["count"] == 2
+
+
+def test_player_tables_errors(api_client, people):
+    people(1)
+    unknown = api_client.get("/api/stats/players/nobody/tables/")
+    assert unknown.status_code == 404
+    assert unknown.json()["code"] == "unknown_player"
+    game = api_client.get("/api/stats/players/p0/tables/", {"game": "poker"})
+    assert game.status_code == 404
+    assert game.json()["code"] == "unknown_game"
+    empty = api_client.get("/api/stats/players/p0/tables/").json()
+    assert (empty["count"], empty["results"]) == (0, [])
