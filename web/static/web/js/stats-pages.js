@@ -188,6 +188,12 @@ async function readRatingHistory(username, game) {
   return [...results(before), ...results(end)].slice(-HISTORY_POINTS);
 }
 
+// A seat's place, or a house bot's several: "place 2", "places 1, 1 and 3".
+function placesText(places) {
+  if (places.length === 1) return `place ${places[0]}`;
+  return `places ${places.slice(0, -1).join(", ")} and ${places[places.length - 1]}`;
+}
+
 // The history has an entry per seat held (docs/stats.md): a house bot that
 // held several seats of one table has one entry for each, all with the one
 // rating it got from that table. The chart has a point per table, with
@@ -209,7 +215,7 @@ async function historyChart(username, game) {
     y: mu - 3 * sigma, low: mu - 3 * sigma, high: mu,
     label: `${label}rating ${(mu - 3 * sigma).toFixed(2)} (μ ${mu.toFixed(2)}, σ ${sigma.toFixed(2)})`, axis,
   });
-  const points = history.map((entry, i) => point(entry.after, `Table ${entry.table}: ${entry.places.length > 1 ? "places" : "place"} ${entry.places.join(" and ")}, `,
+  const points = history.map((entry, i) => point(entry.after, `Table ${entry.table}: ${placesText(entry.places)}, `,
     entry.matches === 1 ? "first match" : (i === 0 ? `match ${entry.matches}` : `${entry.matches} matches`)));
   // A history from the first match starts at the rating before it: one
   // match is then a line from the start, not a lone dot in an empty box.
@@ -290,7 +296,7 @@ async function recentTables(username, catalogue) {
     mine.length
       ? el("ul", { class: "tables" }, mine.map((t) => el("li", { class: "table-row", dataset: { table: t.id } },
         el("span", {}, `${(catalogue[t.game] || { title: t.game }).title} #${t.id}`,
-          t.places.length ? ` · ${t.places.length > 1 ? "places" : "place"} ${t.places.join(" and ")}${t.players ? ` of ${t.players}` : ""}` : "",
+          t.places.length ? ` · ${placesText(t.places)}${t.players ? ` of ${t.players}` : ""}` : "",
           t.left ? " · left, a bot played on" : "", ` · ${timeAgo(t.finished_at)}`),
         el("span", { class: "table-actions" },
           el("a", { href: `/tables/${t.id}/` }, "result"), " · ", el("a", { href: `/tables/${t.id}/replay/` }, "replay")))))
