@@ -76,7 +76,12 @@ class PlayerResult(models.Model):
         indexes = [
             models.Index(
                 fields=["user", "game", "finished_at"], name="stats_result_user_game"
-            )
+            ),
+            # A player's tables, newest first (seats in order): read backwards.
+            models.Index(
+                fields=["user", "finished_at", "table", "-seat"],
+                name="stats_result_user_order",
+            ),
         ]
 
     def __str__(self) -> str:

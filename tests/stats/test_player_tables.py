@@ -5,8 +5,10 @@ player's list of tables shows every one, with what became of their seat."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 
 from games.models import Seat
+from stats.selectors import player_tables_list
 from stats.services import table_record
 
 pytestmark = pytest.mark.django_db
@@ -100,3 +102,22 @@ def test_player_tables_errors(api_client, people):
     assert game.json()["code"] == "unknown_game"
     empty = api_client.get("/api/stats/players/p0/tables/").json()
     assert (empty["count"], empty["results"]) == (0, [])
+
+
+def test_a_page_of_tables_is_read_in_order_from_an_index(people, bot, finished_table):
+    """A house bot sits at most tables: its page of tables, newest first, is
+    read from an index in that order, not sorted from all its seats."""
+    (ada,) = people(1)
+    basic = bot("basic")
+    table_record(table_id=finished_table("alager", [ada, basic, basic], seed="t-i"))
+    rows = player_tables_list(user=basic)[:50]
+    sql, params = rows.query.sql_with_params()
+    with connection.cursor() as cursor:
+        # A few rows here: ask the planner for the plan it takes for many.
+        for setting in ("seqscan", "bitmapscan", "sort"):
+            cursor.execute(f"SET LOCAL enable_{setting} = off")
+        cursor.execute(f"EXPLAIN {sql}", params)
+        plan = "\n".join(line for (line,) in cursor.fetchall())
+
+    assert "stats_result_user_order" in plan, plan
+    assert "Sort" not in plan, plan
