@@ -10,7 +10,13 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.flows import unique_name
+from tests.e2e.flows import (
+    create_table,
+    play_to_end,
+    sign_up,
+    unique_name,
+    wait_counted,
+)
 
 SET_UP = """
 import json
@@ -47,3 +53,54 @@ def test_a_bot_table_of_two_seats_is_one_point_with_both_places(
     ]
     assert len(titles) == 1, titles
     assert titles[0].startswith(f"Table {made['table']}: places 1 and 3, rating ")
+
+
+@pytest.mark.timeout(180)
+def test_a_match_against_three_bots_lands_in_profile_chart_and_leaderboard(
+    player: Any,
+) -> None:
+    """A person plays Alager against three basic bots (one bot account in three
+    seats) through the pages; the real worker counts it. The person's page,
+    chart and the leaderboard show the one match; the bot's page shows the
+    table once, with its three places, and one point on its chart."""
+    person = player()
+    name = sign_up(person)
+    page = person.page
+    table_id = create_table(
+        page, "alager", 4, {"penalty_limit": 1}, level="basic", rated=True
+    )
+    play_to_end(page, "alager")
+    table = page.request.get(f"/api/tables/{table_id}/").json()
+    places = table["outcome"]["places"]
+    wait_counted(page, name, "alager", 1)
+
+    page.goto(f"/players/{name}/")
+    row = page.locator("#recent-tables li", has_text=f"Alager #{table_id} ")
+    row.wait_for()
+    assert f"· place {places[0]} of 4 ·" in row.text_content()
+    chart = page.locator(".rating-history[data-game=alager] svg.chart")
+    chart.wait_for()
+    dots = chart.locator("circle title").all_text_contents()
+    assert dots[0].startswith("Before the first match: "), dots
+    assert dots[1].startswith(f"Table {table_id}: place {places[0]}, rating "), dots
+    assert len(dots) == 2
+
+    page.goto("/leaderboards/alager/")
+    page.locator("tbody tr", has_text=name).wait_for()
+    mine = page.locator("tbody tr", has_text=name)
+    assert mine.locator("td").last.text_content() == "1"
+
+    page.goto("/players/bot-basic/")
+    row = page.locator("#recent-tables li", has_text=f"Alager #{table_id} ")
+    row.wait_for()
+    assert row.count() == 1
+    bot_places = ", ".join(str(p) for p in places[1:3]) + f" and {places[3]}"
+    assert f"· places {bot_places} of 4 ·" in row.text_content()
+    chart = page.locator(".rating-history[data-game=alager] svg.chart")
+    chart.wait_for()
+    titles = [
+        t
+        for t in chart.locator("circle title").all_text_contents()
+        if t.startswith(f"Table {table_id}:")
+    ]
+    assert titles == [titles[0]] and f"places {bot_places}, " in titles[0], titles
