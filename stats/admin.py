@@ -100,6 +100,7 @@ class RatingChangeAdmin(ReadOnlyAdmin):
     list_display = (
         "table",
         "user",
+        "seat",
         "game",
         "place",
         "expected_place",

@@ -116,3 +116,14 @@ def test_recounting_needs_more_than_the_right_to_view(
     assert "recount_tables" in client.get(url).content.decode()
     client.post(url, post, follow=True)
     assert recounted == [table_id]
+
+
+def test_rating_changes_list_their_seat(admin_client, people, bot, finished_table):
+    """A house bot holding several seats has a rating change per seat: the
+    list tells them apart by seat."""
+    (ada,) = people(1)
+    table_record(table_id=finished_table("alager", [ada, bot("basic"), bot("basic")]))
+
+    page = admin_client.get("/admin/stats/ratingchange/").content.decode()
+
+    assert "column-seat" in page
