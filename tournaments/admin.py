@@ -25,7 +25,7 @@ from django.contrib.admin import helpers, widgets
 from django.contrib.admin.actions import delete_selected
 from django.core import validators
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import Count, Q, QuerySet
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse
@@ -37,7 +37,11 @@ from games.errors import TableError
 from games.models import TableStatus
 from tournaments import selectors, services
 from tournaments.models import (
+    ENTRY_FIELDS,
+    FIELD_PHRASES,
+    ROUND_FIELDS,
     SETUP_FIELDS,
+    STATUS_PHRASES,
     Entry,
     RoundStatus,
     Tournament,
@@ -410,6 +414,20 @@ def delete_without_rounds(
 TABLE_SIZE_MIN_MESSAGE = "A table seats at least 2 players."
 
 
+def _form_field(name: str) -> forms.Field:
+    """The form field the change page shows for the model field ``name``."""
+    field = Tournament._meta.get_field(name)
+    assert isinstance(field, models.Field)
+    formfield = field.formfield()
+    assert formfield is not None
+    return formfield
+
+
+#: The set-up fields frozen together (``frozen_fields``): the game settings
+#: once registration opens, the rounds and places once round 1 is seated.
+FROZEN_GROUPS = (SETUP_FIELDS, (*ROUND_FIELDS, *ENTRY_FIELDS))
+
+
 class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
     """The tournament's set-up form: one clear message per field.
 
@@ -441,6 +459,63 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
                 ),
                 validators.MinValueValidator(2, message=TABLE_SIZE_MIN_MESSAGE),
             ]
+
+    def clean(self) -> dict[str, Any] | None:
+        cleaned: dict[str, Any] | None = super().clean()
+        self._stale_edits_check()
+        return cleaned
+
+    def _stale_edits_check(self) -> None:
+        """Refuse edits to fields frozen since the page was loaded.
+
+        The admin leaves a frozen field out of the form (it is shown
+        read-only), also on the save: a page loaded before another organiser
+        opened registration, or seated round 1, posted its edits to them and
+        they were dropped unsaid while the rest saved. A frozen field the
+        page posted (it was editable then) and that differs from the stored
+        value refuses the whole save, naming it. Browsers post no unticked
+        checkbox: one counts as shown when a field of its group that is not
+        a checkbox was posted.
+        """
+        tournament = self.instance
+        if tournament.pk is None:
+            return
+        changed = []
+        for group in FROZEN_GROUPS:
+            names = [
+                n
+                for n in group
+                if n in frozen_fields(tournament.status) and n not in self.fields
+            ]
+            fields = {n: _form_field(n) for n in names}
+            shown = any(
+                not isinstance(f.widget, forms.CheckboxInput)
+                and not f.widget.value_omitted_from_data(
+                    self.data, self.files, self.add_prefix(n)
+                )
+                for n, f in fields.items()
+            )
+            if not shown:
+                continue
+            for name, field in fields.items():
+                posted = field.widget.value_from_datadict(
+                    self.data, self.files, self.add_prefix(name)
+                )
+                if field.has_changed(getattr(tournament, name), posted):
+                    changed.append(FIELD_PHRASES.get(name, name.replace("_", " ")))
+        if changed:
+            listed = (
+                f"{', '.join(changed[:-1])} and {changed[-1]}"
+                if len(changed) > 1
+                else changed[0]
+            )
+            status = STATUS_PHRASES[TournamentStatus(tournament.status)]
+            self.add_error(
+                None,
+                f"This page was loaded before the tournament was {status}: its "
+                f"{listed} can no longer change, so nothing was saved. Reload the "
+                "page to see the tournament as it is now.",
+            )
 
     def _update_errors(self, errors: ValidationError) -> None:
         """The model's errors, one a field, none on a field the form refused."""

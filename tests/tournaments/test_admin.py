@@ -831,18 +831,76 @@ def test_set_up_fields_freeze_once_registration_has_closed(
     )
 
 
-def test_rounds_posted_to_a_running_tournament_do_not_change(
+def test_rounds_posted_to_a_running_tournament_are_refused(
     staff: Client, organiser: User
 ) -> None:
+    """The page was loaded while registration was open (the rounds editable);
+    round 1 was seated before it was saved. Its new rounds were dropped
+    unsaid: the save is refused, saying why, and nothing of it is saved."""
     tournament = alkort_duel(rounds=3)
-    services.round_seat(tournament_id=tournament.pk)
     url = f"{CHANGELIST}{tournament.pk}/change/"
     data = change_form_data(staff, url)
-    data["rounds"] = 1
+    services.round_seat(tournament_id=tournament.pk)
+    data.update({"rounds": 1, "name": "Duels renamed"})
+    response = staff.post(url, data)
+    assert response.status_code == 200
+    assert response.context["adminform"].form.non_field_errors() == [
+        "This page was loaded before the tournament was running: its rounds "
+        "can no longer change, so nothing was saved. Reload the page to see "
+        "the tournament as it is now."
+    ]
+    tournament.refresh_from_db()
+    assert (tournament.rounds, tournament.name) == (3, "Duels")
+
+
+def test_game_settings_edited_on_a_draft_page_are_refused_once_open(
+    staff: Client,
+) -> None:
+    """Another organiser opened registration after this page was loaded: its
+    edits to the game settings (a checkbox unticked among them) are refused,
+    as is the whole save (its entry rows too)."""
+    tournament = TournamentFactory(
+        name="Duels", game="alkort", table_size=2, rated=True
+    )
+    url = f"{CHANGELIST}{tournament.pk}/change/"
+    data = change_form_data(staff, url)
+    assert data["rated"] is True
+    services.registration_open(tournament_id=tournament.pk)
+    del data["rated"]  # unticked: a browser posts nothing
+    data.update(
+        {
+            "table_size": 4,
+            "entries-TOTAL_FORMS": 1,
+            "entries-0-player": UserFactory().pk,
+            "entries-0-tournament": tournament.pk,
+        }
+    )
+    response = staff.post(url, data)
+    assert response.status_code == 200
+    assert response.context["adminform"].form.non_field_errors() == [
+        "This page was loaded before the tournament was open for registration: "
+        "its table size and rated can no longer change, so nothing was saved. "
+        "Reload the page to see the tournament as it is now."
+    ]
+    tournament.refresh_from_db()
+    assert (tournament.table_size, tournament.rated) == (2, True)
+    assert not tournament.entries.exists()
+
+
+def test_a_stale_page_saves_when_its_frozen_fields_are_as_stored(
+    staff: Client,
+) -> None:
+    """Only edits are refused: a page loaded before registration opened, its
+    game settings untouched, still saves its name."""
+    tournament = TournamentFactory(name="Duels", game="alkort", table_size=2)
+    url = f"{CHANGELIST}{tournament.pk}/change/"
+    data = change_form_data(staff, url)
+    services.registration_open(tournament_id=tournament.pk)
+    data["name"] = "Duels renamed"
     response = staff.post(url, data)
     assert response.status_code == 302
     tournament.refresh_from_db()
-    assert tournament.rounds == 3
+    assert tournament.name == "Duels renamed"
 
 
 @pytest.mark.parametrize(
