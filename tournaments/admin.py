@@ -96,6 +96,7 @@ class EntryFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
     def clean(self) -> None:
         self._open = self._status() in OPEN_FOR_ENTRIES
         if not self._open:
+            self._stale_edits_check()
             self._started_check()
         self._rules_check()
         super().clean()
@@ -137,6 +138,50 @@ class EntryFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
                     f"{tournament.name!r} has started: {form.instance.player} "
                     "withdrew before round 1 and cannot join now."
                 )
+
+    def _stale_edits_check(self) -> None:
+        """Refuse edits to row fields frozen since the page was loaded.
+
+        ``EntryInline`` leaves the team out of the rows once round 1 is seated
+        (and *withdrawn* once the tournament has finished), also on the save:
+        a page loaded before posted its edits to them, and they were dropped
+        unsaid while the rest saved. A browser posts no unticked box: the
+        page showed *withdrawn* editable when any row posted it.
+        """
+        status = self._status()
+        frozen = ENTRY_FROZEN_FIELDS.get(TournamentStatus(status), ())
+        box = forms.CheckboxInput()
+        shown = {
+            name
+            for name in frozen
+            for form in self.forms
+            if form.add_prefix(name) in self.data
+        }
+        changed = []
+        for form in self.forms:
+            entry = form.instance
+            if entry.pk is None:
+                continue
+            for name in sorted(shown - set(form.fields)):
+                key = form.add_prefix(name)
+                if name == "withdrawn":
+                    posted = box.value_from_datadict(self.data, self.files, key)
+                    if posted != entry.withdrawn:
+                        changed.append(f"the withdrawal of {entry.player}")
+                elif key in self.data and str(self.data[key]).strip() != entry.team:
+                    changed.append(f"the team of {entry.player}")
+        if changed:
+            listed = (
+                f"{', '.join(changed[:-1])} and {changed[-1]}"
+                if len(changed) > 1
+                else changed[0]
+            )
+            raise forms.ValidationError(
+                "This page was loaded before the tournament was "
+                f"{STATUS_PHRASES[TournamentStatus(status)]}: {listed} can no "
+                "longer change, so nothing was saved. Reload the page to see the "
+                "entries as they are now."
+            )
 
     def _joins_late(self, form: Any) -> bool:
         """Whether unticking *withdrawn* on ``form`` would bring in a player
@@ -271,6 +316,14 @@ class EntryFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
         return super().save_existing(form, obj, commit)
 
 
+#: The row fields ``EntryInline`` shows read-only, by tournament status (the
+#: player of a saved row is fixed whatever the status, see ``EntryForm``).
+ENTRY_FROZEN_FIELDS: dict[TournamentStatus, tuple[str, ...]] = {
+    TournamentStatus.RUNNING: ("team",),
+    TournamentStatus.FINISHED: ("team", "withdrawn"),
+}
+
+
 #: What the *Entries* rows say once players can no longer be entered.
 ENTRIES_CLOSED_NOTES = {
     TournamentStatus.RUNNING: (
@@ -345,9 +398,10 @@ class EntryInline(admin.TabularInline):
         readonly = tuple(super().get_readonly_fields(request, obj))
         if obj is None or obj.status in OPEN_FOR_ENTRIES:
             return readonly
+        frozen = ENTRY_FROZEN_FIELDS[TournamentStatus(obj.status)]
         if obj.status == TournamentStatus.FINISHED:
-            return (*readonly, "player", "team", "withdrawn")
-        return (*readonly, "team")
+            return (*readonly, "player", *frozen)
+        return (*readonly, *frozen)
 
     def formfield_for_foreignkey(
         self, db_field: Any, request: HttpRequest, **kwargs: Any

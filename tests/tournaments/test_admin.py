@@ -725,7 +725,8 @@ def test_a_deactivated_account_cannot_be_entered(staff: Client) -> None:
 def test_a_finished_tournaments_entries_do_not_change(staff: Client) -> None:
     """The standings of a finished event are its record: nobody can be marked
     withdrawn (or brought back) after the last round. The rows are read-only,
-    on the page and on its save: a *withdrawn* posted anyway changes nothing."""
+    on the page and on its save: a *withdrawn* posted anyway (a page of before
+    the finish) is refused, and changes nothing."""
     tournament = alkort_duel()
     Tournament.objects.filter(pk=tournament.pk).update(status=TournamentStatus.FINISHED)
     url = f"{CHANGELIST}{tournament.pk}/change/"
@@ -734,7 +735,9 @@ def test_a_finished_tournaments_entries_do_not_change(staff: Client) -> None:
     assert not any(key.endswith("-withdrawn") for key in data)
     data["entries-0-withdrawn"] = "on"
     response = staff.post(url, data)
-    assert response.status_code == 302
+    assert response.status_code == 200
+    errors = response.context["inline_admin_formsets"][0].formset.non_form_errors()
+    assert "nothing was saved" in errors[0]
     assert snapshot(tournament) == before
     assert not tournament.entries.filter(withdrawn=True).exists()
 

@@ -345,11 +345,33 @@ def test_a_running_team_events_teams_are_read_only(staff: Client) -> None:
     assert all("team" not in form.fields for form in forms)
     assert all("withdrawn" in form.fields for form in forms)
     assert "Ravens" in page.content.decode()  # shown, as text
-    # A team posted anyway (a page of before the seating) changes nothing.
+
+
+def test_a_team_renamed_on_a_page_of_before_the_seating_is_refused(
+    staff: Client,
+) -> None:
+    """The page was loaded while registration was open; round 1 was seated
+    before it was saved. Its renamed team was dropped unsaid while the rest
+    saved: the save is refused, naming the entry, and nothing is saved."""
+    tournament = pairs("Ravens", "Ravens", "Owls", "Owls")
     data = change_form_data(staff, url_of(tournament))
-    data["entries-0-team"] = "Crows"
+    services.round_seat(tournament_id=tournament.pk)
+    first = tournament.entries.order_by("pk").first()
+    assert first is not None
+    index = next(
+        k.split("-")[1] for k, v in data.items() if k.endswith("-id") and v == first.pk
+    )
+    data[f"entries-{index}-team"] = "Crows"
+    data["name"] = "Pairs renamed"
     response = staff.post(url_of(tournament), data)
-    assert response.status_code == 302
+    assert response.status_code == 200
+    assert entries_inline(response).formset.non_form_errors() == [
+        "This page was loaded before the tournament was running: the team of "
+        f"{first.player} can no longer change, so nothing was saved. Reload the "
+        "page to see the entries as they are now."
+    ]
+    tournament.refresh_from_db()
+    assert tournament.name == "Pairs"
     assert sorted(tournament.entries.values_list("team", flat=True)) == [
         "Owls",
         "Owls",
@@ -409,3 +431,27 @@ def test_a_finished_events_entries_are_read_only(staff: Client) -> None:
     assert list(
         tournament.entries.order_by("pk").values_list("withdrawn", flat=True)
     ) == [True, False, False, False]
+
+
+def test_a_withdrawal_on_a_page_of_before_the_finish_is_refused(
+    staff: Client,
+) -> None:
+    """The page was loaded while the event ran; it finished before the save.
+    The withdrawal ticked on it is refused, not dropped unsaid."""
+    tournament = duel_seated()
+    data = change_form_data(staff, url_of(tournament))
+    Tournament.objects.filter(pk=tournament.pk).update(status=TournamentStatus.FINISHED)
+    first = tournament.entries.order_by("pk").first()
+    assert first is not None
+    index = next(
+        k.split("-")[1] for k, v in data.items() if k.endswith("-id") and v == first.pk
+    )
+    data[f"entries-{index}-withdrawn"] = "on"
+    response = staff.post(url_of(tournament), data)
+    assert response.status_code == 200
+    assert entries_inline(response).formset.non_form_errors() == [
+        "This page was loaded before the tournament was finished: the "
+        f"withdrawal of {first.player} can no longer change, so nothing was "
+        "saved. Reload the page to see the entries as they are now."
+    ]
+    assert not tournament.entries.filter(withdrawn=True).exists()
