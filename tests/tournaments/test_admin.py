@@ -355,6 +355,32 @@ def test_finish_round_waits_for_every_table(
     assert snapshot(tournament) == before
 
 
+def test_finish_round_names_a_deactivated_player_its_table_waits_for(
+    staff: Client, organiser: User
+) -> None:
+    """An untimed table waits for a player whose account was deactivated
+    mid-round; the refusal said only "1 table is still in play", so the
+    organiser could not tell that withdrawing them is what unblocks it."""
+    tournament = alkort_duel(entries=2, rounds=2)
+    services.round_seat(tournament_id=tournament.pk)
+    services.round_start(tournament_id=tournament.pk, user=organiser)
+    (table,) = round_tables(Round.objects.get())
+    gone = tournament.entries.order_by("number", "id").first()
+    assert gone is not None
+    User.objects.filter(pk=gone.player_id).update(is_active=False)
+    before = snapshot(tournament)
+    response = act(staff, "finish_round", tournament)
+    assert messages_of(response) == [
+        (
+            "error",
+            f"Duels: Round 1 cannot finish: 1 table is still in play ({table.pk})."
+            f" {gone.player}'s account is deactivated (table {table.pk}): "
+            "withdraw them and a bot plays their seat to the end.",
+        )
+    ]
+    assert snapshot(tournament) == before
+
+
 def test_ending_early_discards_a_round_seated_but_not_started(
     staff: Client, organiser: User, on_commit: Callable[[], AbstractContextManager[Any]]
 ) -> None:

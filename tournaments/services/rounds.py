@@ -33,7 +33,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import services as games_services
 from games.errors import Conflict
-from games.models import Table, TableStatus
+from games.models import Seat, Table, TableStatus
 from games.services.locking import table_lock
 from tournaments import seating, selectors
 from tournaments.models import (
@@ -83,6 +83,32 @@ def _unfinished(rnd: Round) -> list[int]:
         t.table.pk
         for t in rnd.tables.select_related("table")
         if t.table is not None and t.table.status != TableStatus.FINISHED
+    )
+
+
+def _waiting_for_deactivated(tables: list[int]) -> str:
+    """What unblocks ``tables`` held by a person whose account is deactivated.
+
+    An untimed table waits for them for ever (they cannot log in to play):
+    withdrawing them hands their seat to a bot. Empty when there is none.
+    """
+    held = sorted(
+        Seat.objects.filter(
+            table_id__in=tables, bot_level__isnull=True, user__is_active=False
+        ).values_list("user__username", "table_id")
+    )
+    if not held:
+        return ""
+    listed = [f"{name} (table {table})" for name, table in held]
+    if len(held) == 1:
+        name, table = held[0]
+        return (
+            f" {name}'s account is deactivated (table {table}): withdraw them and a "
+            "bot plays their seat to the end."
+        )
+    return (
+        f" The accounts of {', '.join(listed[:-1])} and {listed[-1]} are "
+        "deactivated: withdraw them and bots play their seats to the end."
     )
 
 
@@ -501,7 +527,8 @@ def round_finish(*, tournament_id: int) -> Round:
         raise Conflict(
             "round_unfinished",
             f"Round {last.number} cannot finish: {len(unfinished)} table"
-            f"{'s are' if len(unfinished) > 1 else ' is'} still in play ({listed}).",
+            f"{'s are' if len(unfinished) > 1 else ' is'} still in play ({listed})."
+            + _waiting_for_deactivated(unfinished),
         )
     last.status = RoundStatus.FINISHED
     last.finished_at = timezone.now()
