@@ -39,12 +39,14 @@ from tournaments import selectors, services
 from tournaments.models import (
     ENTRY_FIELDS,
     FIELD_PHRASES,
+    MAX_SWISS_ROUNDS,
     ROUND_FIELDS,
     SETUP_FIELDS,
     STATUS_PHRASES,
     Entry,
     RoundStatus,
     Tournament,
+    TournamentFormat,
     TournamentStatus,
     frozen_fields,
 )
@@ -477,6 +479,10 @@ def _form_field(name: str) -> forms.Field:
     return formfield
 
 
+#: The rounds a round robin stores until seating round 1 sets its own count.
+ROUNDS_DEFAULT = Tournament._meta.get_field("rounds").get_default()
+
+
 #: The set-up fields frozen together (``frozen_fields``): the game settings
 #: once registration opens, the rounds and places once round 1 is seated.
 FROZEN_GROUPS = (SETUP_FIELDS, (*ROUND_FIELDS, *ENTRY_FIELDS))
@@ -501,6 +507,9 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        rounds = self.fields.get("rounds")
+        if rounds is not None:
+            rounds.required = False  # a round robin sets its own (_rounds_fill)
         field = self.fields.get("table_size")
         if isinstance(field, forms.IntegerField):
             field.min_value = 2
@@ -516,8 +525,30 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
 
     def clean(self) -> dict[str, Any] | None:
         cleaned: dict[str, Any] | None = super().clean()
+        self._rounds_fill()
         self._stale_edits_check()
         return cleaned
+
+    def _rounds_fill(self) -> None:
+        """Empty rounds: a round robin keeps its stored count (seating round
+        1 sets its own), a Swiss is asked for them.
+
+        The field's help says a round robin sets its own count, yet leaving
+        it empty was refused, "This field is required."
+        """
+        if "rounds" not in self.fields or "rounds" in self.errors:
+            return
+        if self.cleaned_data.get("rounds") is not None:
+            return
+        if self.cleaned_data.get("format", self.instance.format) == (
+            TournamentFormat.ROUND_ROBIN
+        ):
+            self.cleaned_data["rounds"] = self.instance.rounds or ROUNDS_DEFAULT
+        else:
+            self.add_error(
+                "rounds",
+                f"Give a Swiss's number of rounds, from 1 to {MAX_SWISS_ROUNDS}.",
+            )
 
     def _stale_edits_check(self) -> None:
         """Refuse edits to fields frozen since the page was loaded.

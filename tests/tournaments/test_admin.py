@@ -963,6 +963,23 @@ def test_adding_a_tournament_with_no_rounds_shows_a_form_error(staff: Client) ->
     assert not Tournament.objects.filter(name="Empty").exists()
 
 
+def test_a_round_robin_needs_no_rounds(staff: Client) -> None:
+    """The rounds' help says a round robin sets its own count, but leaving
+    them empty was refused ("This field is required."). A Swiss still needs
+    them, and says so."""
+    response = staff.post(
+        f"{CHANGELIST}add/", _add_form("Circle", format="round_robin", rounds="")
+    )
+    assert response.status_code == 302
+    assert Tournament.objects.filter(name="Circle", format="round_robin").exists()
+    response = staff.post(f"{CHANGELIST}add/", _add_form("Ladder", rounds=""))
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors == {
+        "rounds": ["Give a Swiss's number of rounds, from 1 to 50."]
+    }
+    assert not Tournament.objects.filter(name="Ladder").exists()
+
+
 def test_start_round_message_counts_one_table(staff: Client) -> None:
     tournament = alkort_duel(2)
     services.round_seat(tournament_id=tournament.pk)
