@@ -31,6 +31,7 @@ from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 from accounts.models import User
 from games.errors import TableError
@@ -828,14 +829,16 @@ class TournamentAdmin(admin.ModelAdmin):
         rows = selectors.standings_get(tournament=obj)
         if not rows:
             return "No standings yet (they appear once a round has started)."
+        # The team column in a team event only (elsewhere it is always empty).
+        teams = obj.team_event
         body = format_html_join(
             "",
-            "<tr>" + "<td>{}</td>" * 9 + "</tr>",
+            "<tr>" + "<td>{}</td>" * (9 if teams else 8) + "</tr>",
             (
                 (
                     s.rank,
                     s.entry.player,
-                    s.entry.team,
+                    *((s.entry.team,) if teams else ()),
                     s.points,
                     s.buchholz,
                     s.game_score,
@@ -847,10 +850,11 @@ class TournamentAdmin(admin.ModelAdmin):
             ),
         )
         return format_html(
-            "<table><thead><tr><th>rank</th><th>player</th><th>team</th><th>points</th>"
+            "<table><thead><tr><th>rank</th><th>player</th>{}<th>points</th>"
             "<th>Buchholz</th><th>game score</th><th>played</th><th>byes</th>"
             "<th>withdrawn</th></tr>"
             "</thead><tbody>{}</tbody></table>",
+            mark_safe("<th>team</th>") if teams else "",  # noqa: S308
             body,
         )
 

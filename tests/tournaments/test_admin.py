@@ -1066,6 +1066,21 @@ def test_the_standings_panel_marks_withdrawn_players(
     assert html.count("<td>yes</td>") == 1
 
 
+def test_the_standings_panel_shows_teams_in_a_team_event_only(
+    staff: Client, organiser: User, on_commit: Callable[[], AbstractContextManager[Any]]
+) -> None:
+    """An individual event's standings had an empty *team* column."""
+    tournament = finished_duel(organiser, on_commit)
+    html = staff.get(f"{CHANGELIST}{tournament.pk}/change/").content.decode()
+    assert "<th>Buchholz</th>" in html
+    assert "<th>team</th>" not in html
+    Tournament.objects.filter(pk=tournament.pk).update(team_event=True)
+    Entry.objects.filter(tournament=tournament).update(team="Ravens")
+    html = staff.get(f"{CHANGELIST}{tournament.pk}/change/").content.decode()
+    assert "<th>team</th>" in html
+    assert "<td>Ravens</td>" in html
+
+
 def test_export_standings_neutralises_formulas(
     staff: Client, organiser: User, on_commit: Callable[[], AbstractContextManager[Any]]
 ) -> None:
