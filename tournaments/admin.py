@@ -766,10 +766,13 @@ class TournamentAdmin(admin.ModelAdmin):
             ):
                 continue
             for table_id in services.entry_tables_leave(entry=entry):
+                # Not the username first: the admin capitalises a message's
+                # first letter, which would respell it ("ada" as "Ada").
                 self.message_user(
                     request,
-                    f"{entry.player}: withdrawn from table {table_id} in play; a "
-                    "basic bot plays their seat to the end (they keep its result).",
+                    f"Table {table_id}: {entry.player} is withdrawn from its match "
+                    "in play; a basic bot plays their seat to the end (they keep "
+                    "its result).",
                     messages.INFO,
                 )
 

@@ -605,11 +605,15 @@ def test_withdrawing_a_player_in_play_hands_their_seat_to_a_bot(
     with on_commit():
         response = staff.post(url, data, follow=True)
     assert response.status_code == 200
-    assert (
-        "info",
-        f"{gone.player}: withdrawn from table {table.pk} in play; a basic bot plays "
-        "their seat to the end (they keep its result).",
-    ) in messages_of(response)
+    message = (
+        f"Table {table.pk}: {gone.player} is withdrawn from its match in play; a "
+        "basic bot plays their seat to the end (they keep its result)."
+    )
+    assert ("info", message) in messages_of(response)
+    # As shown: the admin capitalises a message's first letter, which turned
+    # a username that began it ("ada") into another spelling ("Ada").
+    assert gone.player.username[0].islower()
+    assert f'<li class="info">{message}</li>' in response.content.decode()
     seat = table.seats.get(replaced_user=gone.player)
     assert seat.bot_level == "basic"
     play_people(table, random.Random(3), on_commit)
