@@ -18,6 +18,8 @@ const refusal = document.getElementById("refusal");
 const logList = document.getElementById("log");
 let catalogue = null;
 let busy = false;
+let sending = false; // a move on its way for longer than SLOW_MS: the turn bar says so
+let slowTimer = null;
 let resultShown = false;
 let refusalTimer = null;
 let deadlineTimer = null;
@@ -28,6 +30,8 @@ let heardTimer = null;
 const announcer = document.getElementById("announcer");
 // At most this many moves are read out at once; the rest are in the log.
 const HEARD_MAX = 4;
+// A move unanswered this long is said to be on its way (a slow network).
+const SLOW_MS = 600;
 
 if (root.dataset.live !== "1") {
   // No WebSocket route on this server: stay on REST polling from the start.
@@ -82,6 +86,14 @@ async function act(action) {
   if (busy) return;
   busy = true;
   board.classList.add("busy");
+  // The move buttons are off until the answer (a second press would be
+  // refused anyway), and a slow answer is said in the turn bar: on a slow
+  // network the board only dimmed and still said "Your turn".
+  slowTimer = setTimeout(() => {
+    sending = true;
+    render();
+  }, SLOW_MS);
+  render();
   const sameDecision = renderer.sameDecision
     ? (before, now) => renderer.sameDecision(before, now, client.table.seat)
     : null;
@@ -91,7 +103,9 @@ async function act(action) {
   } catch (err) {
     showRefusal(refusalText(err));
   } finally {
+    clearTimeout(slowTimer);
     busy = false;
+    sending = false;
     board.classList.remove("busy");
     render();
     // The player's own move is confirmed at once, apart from what follows.
@@ -267,6 +281,7 @@ function renderTurn(ctx) {
   else if (ctx.table.status === "aborted") message = "This table was closed before the match ended.";
   else if (!ctx.view) message = "Loading…";
   else if (ctx.view.outcome) message = `Match over. ${renderer.outcomeLine(marked(ctx))}`;
+  else if (sending) message = "Sending your move…";
   else message = renderer.status(marked(ctx));
   // Each name in its own node, cut to its share of the line (withNames).
   const line = el("span", { id: "turn-text" }, withNames(message));
@@ -502,6 +517,18 @@ client.addEventListener("presence", (event) => {
   myTimeouts = mine.timeouts;
 });
 window.addEventListener("cardroom:deck", render);
+
+// The second press of a double click or double tap (its click's `detail`
+// is 2 or more) is not a move. Against bots the answer, the bots' moves with
+// it, can be back before that press: it then landed on the next turn's board
+// and played a card the player never chose (one double tap, two cards). A
+// key press (`detail` 0) and each single press count as before.
+board.addEventListener("click", (event) => {
+  if (event.detail > 1 && event.target.closest("button")) {
+    event.preventDefault();
+    event.stopPropagation();
+  }
+}, true);
 
 // Keyboard: digits 1–9 press the n-th action button, Escape clears a message.
 // A digit moves focus to the button it presses, as a press by Tab and Enter
