@@ -50,3 +50,36 @@ if (menu) {
   document.addEventListener("click", outside);
   document.addEventListener("focusin", outside);
 }
+
+// A table wider than its box scrolls inside it (a phone's leaderboard,
+// standings and score tables, the rules' tables): the edge with more of the
+// table beyond it is marked (`more-left`, `more-right`, a shadow in the CSS),
+// so a column cut at the edge does not read as the table's last. A phone
+// shows no scroll bar until the table is moved. Boxes come and go with the
+// pages' redraws: each new one is watched as it appears.
+function markEdges(box) {
+  const beyond = box.scrollWidth - box.clientWidth;
+  box.classList.toggle("more-left", beyond > 1 && box.scrollLeft > 1);
+  box.classList.toggle("more-right", beyond > 1 && box.scrollLeft < beyond - 1);
+}
+
+const resized = new ResizeObserver((entries) => {
+  for (const entry of entries) {
+    const box = entry.target.closest(".table-scroll");
+    if (box) markEdges(box);
+  }
+});
+const watched = new WeakSet();
+
+function watchScrollBoxes() {
+  for (const box of document.querySelectorAll(".table-scroll")) {
+    if (watched.has(box)) continue;
+    watched.add(box);
+    resized.observe(box);
+    if (box.firstElementChild) resized.observe(box.firstElementChild);
+    box.addEventListener("scroll", () => markEdges(box), { passive: true });
+  }
+}
+
+watchScrollBoxes();
+new MutationObserver(watchScrollBoxes).observe(document.body, { childList: true, subtree: true });
