@@ -443,3 +443,37 @@ def test_a_long_name_in_the_replays_point_of_view_keeps_the_page_narrow(
     assert step <= 2, step
     log_lines = page.evaluate(LOG_LINES, made["name"])
     assert log_lines and max(log_lines) <= 2, log_lines
+
+
+# Alager's last-deal table in the table page's side panel, with an ordinary
+# name at seat 1 ("<name> (you)"): whether the name shows whole.
+SIDE_DEAL_NAME = """async (name) => {
+  const alager = (await import('/static/web/js/games/alager.js')).default;
+  const names = (seat) => (seat === 0 ? `${name} (you)` : `random bot ${seat + 1}`);
+  const view = {
+    options: { end_mode: 'first_to_limit', penalty_limit: 5 }, penalties: [1, 0],
+    last_deal: { deal: 1, reason: 'konec', knocker: 0, specials: [], hands: [['AH', 'KH', 'QH'], ['2C', '3C', '4C']],
+      changes: [1, 0], penalties: [1, 0], values: [31, 9] },
+  };
+  const layout = document.createElement('div');
+  layout.className = 'table-layout';
+  layout.innerHTML = '<section class="board"></section><aside class="side"><section class="panel compact"></section></aside>';
+  document.querySelector('main').append(layout);
+  const node = alager.summary({ view, names, seat: 0, legal: [] });
+  layout.querySelector('.panel').append(node);
+  const shown = node.querySelector(`[title="${name} (you)"] .seat-name`);
+  const whole = shown.scrollWidth <= shown.clientWidth;
+  layout.remove();
+  return whole;
+}"""
+
+
+@pytest.mark.timeout(60)
+def test_an_ordinary_name_shows_whole_in_the_last_deal_on_a_phone(player: Any) -> None:
+    """The side panel's score tables cut a name past 8em so that the last
+    deal's four columns fit the panel's 300 px beside a desktop's board. On
+    a phone the panel is the page's width, yet the player's own 11-character
+    name still showed as "qala2… (you)" with room to spare."""
+    page = player(width=WIDTH, height=844).page
+    page.goto("/")
+    assert page.evaluate(SIDE_DEAL_NAME, "qala2p11659")
