@@ -42,6 +42,20 @@ def test_lobby_sets_the_csrf_cookie_for_the_api_writes(client: Client) -> None:
     assert "csrftoken" in response.cookies
 
 
+def test_the_create_form_starts_rated_as_the_api_does(client: Client) -> None:
+    """A table of two or more players is rated unless its creator says not
+    (docs/stats.md): the form's box starts ticked, where it used to start
+    empty, so matches made from the form never reached a rating chart unless
+    the person thought to tick it."""
+    import re
+
+    page = client.get("/").content.decode()
+    box = re.search(r"<input[^>]*id=\"create-rated\"[^>]*>", page)
+
+    assert box is not None
+    assert " checked" in box.group(0)
+
+
 def test_player_page_names_the_player_and_404s_for_nobody(client: Client) -> None:
     UserFactory(username="Ada")
 
