@@ -11,6 +11,15 @@ URL with its password, a ``?token=``), an exception quoting a broker or
 database URL. Each handler they install gets the same ``RedactSecrets`` filter
 as soon as Celery has set it up.
 
+In a prefork worker (``make up``'s, the containers'), Celery's Django fixup
+closes each process's pool of database connections before and after every
+task. The process's scheduler thread plays a strong bot's move after its
+think time (``games.scheduler.call_defer``) with a connection from that
+pool, while the pool slot runs other tasks: the pool closed under it, and
+the move was lost until the turn sweep. So each task gives back only its own
+connections (``_task_connections_back``) and the pool stays open; the pool
+a process inherits when forked is still closed then, before any task runs.
+
 ``beat_heartbeat`` is beat's heartbeat (``CELERY_BEAT_SCHEDULE``): a worker
 records when it ran, and ``/healthz`` reports beat stale when that grows old
 (``config/health.py``).
@@ -22,7 +31,14 @@ import time
 from typing import Any
 
 from celery import Celery
-from celery.signals import after_setup_logger, after_setup_task_logger
+from celery.fixups.django import DjangoFixup
+from celery.signals import (
+    after_setup_logger,
+    after_setup_task_logger,
+    task_postrun,
+    task_prerun,
+    worker_init,
+)
 from celery.utils.log import get_multiprocessing_logger
 
 from config.logs import redact_handlers
@@ -68,3 +84,46 @@ def _redact_task_logs(logger: logging.Logger, **kwargs: Any) -> None:
     """The task logger's handler (``celery.task``, which does not propagate
     to the root logger's)."""
     redact_handlers(logger)
+
+
+@worker_init.connect
+def _keep_the_database_pool(**kwargs: Any) -> None:
+    """Replace the Django fixup's closing of the database before and after
+    each task, which in a prefork worker closes the process's whole pool
+    (the module's doc), with ``_task_connections_back``. Runs after the
+    fixup's own ``worker_init`` handler, which connected them."""
+    for fixup in getattr(app, "_fixups", ()):
+        if isinstance(fixup, DjangoFixup):
+            task_prerun.disconnect(fixup.worker_fixup.on_task_prerun)
+            task_postrun.disconnect(fixup.worker_fixup.on_task_postrun)
+    task_prerun.connect(_task_connections_back, weak=False)
+    task_postrun.connect(_task_connections_and_caches_back, weak=False)
+
+
+def _task_connections_back(task: Any = None, **kwargs: Any) -> None:
+    """What the Django fixup does before a task, but the pool's: this
+    thread's database connections closed (a pooled one goes back to the
+    pool, which stays open for the process's other threads)."""
+    from django.db import DatabaseError, InterfaceError, connections
+
+    if getattr(getattr(task, "request", None), "is_eager", False):
+        return
+    for conn in connections.all(initialized_only=True):
+        try:
+            conn.close()
+        except InterfaceError:
+            pass
+        except DatabaseError as exc:
+            if "closed" not in str(exc) and "not connected" not in str(exc):
+                raise
+
+
+def _task_connections_and_caches_back(task: Any = None, **kwargs: Any) -> None:
+    """After a task: ``_task_connections_back``, and the caches' connections
+    closed, as the Django fixup does."""
+    from django.core.cache import close_caches
+
+    if getattr(getattr(task, "request", None), "is_eager", False):
+        return
+    _task_connections_back(task)
+    close_caches()

@@ -1,7 +1,8 @@
 """A real Celery worker process for a test: the one way tests start one.
 
-``celery_worker(name, log)`` starts ``celery -A config worker`` (solo pool)
-on the test settings and the test broker, and stops it when the block ends.
+``celery_worker(name, log)`` starts ``celery -A config worker`` (solo pool,
+or ``pool="prefork"``: the pool ``make up`` and the containers run) on the
+test settings and the test broker, and stops it when the block ends.
 It consumes one queue only, ``<name>-<checkout id>-<xdist worker>``, never
 the one the test settings send tasks to, so it takes no task another test
 queues, and two checkouts testing at once on this machine's Redis never take
@@ -55,6 +56,7 @@ def celery_worker(
     loglevel: str = "INFO",
     sends_to_itself: bool = False,
     settings_env: dict[str, str] | None = None,
+    pool: str = "solo",
 ) -> Iterator[Worker]:
     """A worker consuming queue ``<name>-<checkout>-<xdist worker>`` while the
     block runs. ``database_url``: the database its tasks use (a test that
@@ -62,7 +64,9 @@ def celery_worker(
     without it the test settings' own. ``sends_to_itself``: the tasks its
     own tasks queue (a sweep's) go to its queue too, not to the test
     settings' default one. ``settings_env``: more settings for the worker,
-    as environment variables (``TASK_RUNNER``, ``BOT_THINK_TIME``)."""
+    as environment variables (``TASK_RUNNER``, ``BOT_THINK_TIME``).
+    ``pool``: ``solo`` (one slot, in the worker's own process) or
+    ``prefork`` (two forked processes, as ``make up`` runs it)."""
     from django.conf import settings
 
     queue = f"{name}-{settings.CHECKOUT_ID}-{settings.TEST_WORKER}"
@@ -79,7 +83,8 @@ def celery_worker(
     env.update(settings_env or {})
     args = [
         "worker",
-        "--pool=solo",
+        f"--pool={pool}",
+        *(["--concurrency=2"] if pool == "prefork" else []),
         f"--queues={queue}",
         f"--hostname={hostname}",
         "--without-gossip",

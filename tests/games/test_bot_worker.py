@@ -71,3 +71,55 @@ def test_a_strong_bots_wait_leaves_the_workers_slot_to_other_tables(
 
     # The basic bot's turn ran while the strong bot's move waited, not after.
     assert strong_moved - basic_moved > THINK / 2, worker.log_text()
+
+
+def test_strong_bots_play_to_the_end_on_a_prefork_worker(
+    tmp_path: Path, settings: Any
+) -> None:
+    """The worker as ``make up`` runs it: prefork, each process with its pool
+    of database connections. Celery's Django fixup closed that pool before
+    and after every task, under the deferred moves that the process's
+    scheduler thread was about to play or playing (``PoolClosed``): each such
+    move was lost, and its table waited for the turn sweep (up to 40 s)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the worker shares the test's PostgreSQL database")
+    settings.BOT_MOVE_DELAY = 60  # the starts' bot turns are held, not run
+    tables = [
+        table_started(
+            seating=["strong", "strong"],
+            options={"target": 1},
+            creator=UserFactory(),
+        )
+        for _ in range(4)
+    ]
+    scheduler.held.clear()
+    env = {
+        # make up's settings: a pool of connections in each worker process.
+        "DJANGO_SETTINGS_MODULE": "config.settings.local",
+        "TASK_RUNNER": "celery",
+        "BOT_MOVE_DELAY": "0",
+        "BOT_THINK_TIME": "1.0",
+    }
+    with (
+        celery_worker(
+            "bot-prefork",
+            tmp_path / "worker.log",
+            database_url=database_url(),
+            sends_to_itself=True,
+            settings_env=env,
+            pool="prefork",
+        ) as worker,
+        tasks_to(worker),
+    ):
+        for table in tables:
+            bot_turn_play.delay(table.pk, table.seq)
+        # No beat runs: a lost move leaves its table waiting for good.
+        deadline = time.monotonic() + 60
+        while Table.objects.filter(pk__in=[t.pk for t in tables]).exclude(
+            status="finished"
+        ):
+            worker.assert_running()
+            assert time.monotonic() < deadline, worker.log_text()
+            time.sleep(0.2)
+
+    assert "failed" not in worker.log_text(), worker.log_text()
