@@ -10,15 +10,52 @@ records the server's running loop, so live notifications committed in this
 process's threads go out on it (``games.realtime``). On the embedded default
 Celery beat's periodic sweeps run on this process's scheduler thread
 (``games.scheduler.beat_repeat``).
+
+A worker process of uvicorn's (``scripts/web.sh`` with ``WEB_WORKERS`` above 1)
+stops when its parent, the supervisor, is gone (``stop_with_supervisor``).
 """
 
 import asyncio
+import ctypes
+import multiprocessing
 import os
+import signal
+import sys
 from typing import Any
 
 import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
+
+#: Linux's ``prctl`` option: the signal a process gets when its parent dies.
+PR_SET_PDEATHSIG = 1
+
+
+def stop_with_supervisor() -> None:
+    """In a process that ``multiprocessing`` started (a uvicorn worker; the
+    supervisor binds the port and hands it to them), ask Linux for
+    ``SIGTERM`` when the parent dies: uvicorn then shuts the worker down as
+    on a normal stop (its sockets closed, its requests finished).
+
+    Without it, workers whose supervisor was killed (``SIGKILL``, the OOM
+    killer) served on unsupervised and held the port, so starting the web
+    process again failed with ``Address already in use`` (and ``make up``,
+    whose worker and beat stop with it, served moves that no bot answered).
+    uvicorn's supervisor starts its workers from its main thread, which
+    lives as long as it does. Elsewhere (daphne, a single uvicorn process,
+    Celery, tests) there is no such parent, and nothing changes.
+    """
+    parent = multiprocessing.parent_process()
+    if parent is None or not sys.platform.startswith("linux"):
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM) != 0:
+        return
+    if os.getppid() != parent.pid:  # it died before the request
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+stop_with_supervisor()
 
 # Set Django up before anything imports models (consumers, auth middleware).
 django.setup(set_prefix=False)

@@ -3,11 +3,14 @@
 import asyncio
 import json
 import os
+import signal
+import socket
 import subprocess
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -118,9 +121,13 @@ def test_websocket_from_a_foreign_page_is_refused() -> None:
     assert handshake(application, [(b"origin", b"https://evil.example")]) is False
 
 
-@pytest.fixture
-def web_sh(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """``scripts/web.sh`` (uvicorn, as ``make up`` and the containers serve)."""
+@contextmanager
+def web_sh_serving(
+    tmp_path: Path, **extra: str
+) -> Iterator[tuple[subprocess.Popen[bytes], str, Path]]:
+    """``scripts/web.sh`` (uvicorn, as ``make up`` and the containers serve)
+    on a free port, with ``extra`` environment, once it answers: its process
+    (uvicorn's, which the script becomes), base URL and log."""
     port = free_port()
     log_path = tmp_path / "web.log"
     env = clean_env(
@@ -129,6 +136,7 @@ def web_sh(tmp_path: Path) -> Iterator[tuple[str, Path]]:
         DJANGO_SETTINGS_MODULE="config.settings.local",
         BIN=str(Path(os.sys.executable).parent),
         PORT=str(port),
+        **extra,
     )
     with log_path.open("wb") as log:
         process = subprocess.Popen(
@@ -150,9 +158,61 @@ def web_sh(tmp_path: Path) -> Iterator[tuple[str, Path]]:
             except OSError:  # not listening yet, or busy starting
                 assert time.monotonic() < deadline, log_path.read_text()
                 time.sleep(0.2)
-        yield base_url, log_path
+        yield process, base_url, log_path
     finally:
         stop_process_group(process)
+
+
+@pytest.fixture
+def web_sh(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """``scripts/web.sh`` serving, one process: its base URL and log."""
+    with web_sh_serving(tmp_path) as (_, base_url, log_path):
+        yield base_url, log_path
+
+
+def _children(pid: int) -> set[int]:
+    """The processes ``pid`` started that are still running (Linux)."""
+    found = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found |= {int(c) for c in (task / "children").read_text().split()}
+    return found
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a process that has not exited (a zombie has)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.timeout(120)
+def test_web_sh_workers_stop_when_their_supervisor_is_killed(tmp_path: Path) -> None:
+    """uvicorn's worker processes (``WEB_WORKERS`` above 1, as ``make up``
+    runs on two cores) used to serve on, unsupervised, when their parent was
+    killed (``SIGKILL``, the OOM killer): ``make up`` then stopped worker and
+    beat, and started again failed with ``Address already in use`` until
+    someone found and killed them. Each now stops (``SIGTERM``: its sockets
+    closed, its requests finished) as soon as its parent is gone."""
+    with web_sh_serving(tmp_path, WEB_WORKERS="2") as (process, base_url, log):
+        workers = _children(process.pid)
+        assert len(workers) >= 2, log.read_text()
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+        deadline = time.monotonic() + 20
+        while any(_running(pid) for pid in workers):
+            assert time.monotonic() < deadline, (
+                f"workers still serving: {[p for p in workers if _running(p)]}"
+                f"\n{log.read_text()}"
+            )
+            time.sleep(0.2)
+        # The port is free for the next start.
+        port = int(base_url.rsplit(":", 1)[1])
+        with socket.socket() as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind(("127.0.0.1", port))
+            sock.listen()
 
 
 @pytest.mark.timeout(120)
