@@ -20,6 +20,9 @@ the move was lost until the turn sweep. So each task gives back only its own
 connections (``_task_connections_back``) and the pool stays open; the pool
 a process inherits when forked is still closed then, before any task runs.
 
+A worker stopping on purpose (warm shutdown: a deploy, Ctrl-C) plays the
+strong bots' moves its processes hold first (``_deferred_moves_played``).
+
 ``beat_heartbeat`` is beat's heartbeat (``CELERY_BEAT_SCHEDULE``): a worker
 records when it ran, and ``/healthz`` reports beat stale when that grows old
 (``config/health.py``).
@@ -38,6 +41,8 @@ from celery.signals import (
     task_postrun,
     task_prerun,
     worker_init,
+    worker_process_shutdown,
+    worker_shutdown,
 )
 from celery.utils.log import get_multiprocessing_logger
 
@@ -127,3 +132,30 @@ def _task_connections_and_caches_back(task: Any = None, **kwargs: Any) -> None:
         return
     _task_connections_back(task)
     close_caches()
+
+
+#: Seconds a stopping worker process waits for the moves it holds, beyond
+#: the think time (the move itself, a lock held a moment by another move).
+DEFERRED_MOVES_GRACE = 5.0
+
+
+@worker_process_shutdown.connect
+@worker_shutdown.connect
+def _deferred_moves_played(**kwargs: Any) -> None:
+    """Before a worker process exits (a prefork child; the worker itself
+    with a solo or thread pool), let its scheduler thread play the strong
+    bots' moves it holds, each due within ``BOT_THINK_TIME``: they live
+    only in its memory (``games.scheduler.call_defer``), and a move lost
+    there left its table waiting for the turn sweep (up to 40 s). A worker
+    killed (``SIGKILL``) still loses them, to the sweep."""
+    from django.conf import settings
+
+    from games import scheduler
+
+    timeout = settings.BOT_THINK_TIME + DEFERRED_MOVES_GRACE
+    if not scheduler.deferred_calls_finish(timeout):
+        logging.getLogger(__name__).warning(
+            "Stopping with bot moves still waiting after %ss: the turn sweep "
+            "plays those turns again.",
+            timeout,
+        )

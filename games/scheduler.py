@@ -104,6 +104,21 @@ def _call(fn: Callable[[], Any]) -> Any:
     return fn()
 
 
+def deferred_calls_finish(timeout: float) -> bool:
+    """Wait, at most ``timeout`` seconds, until this process's scheduler
+    thread has run every deferred call it holds (:func:`call_defer`).
+
+    For a process about to exit on purpose (a Celery worker's warm
+    shutdown): a strong bot's chosen move waiting out its think time lives
+    only in this process's memory, and would be lost with it, its table
+    waiting for the turn sweep. Returns whether none is left.
+    """
+    scheduler = _background_scheduler
+    if scheduler is None or scheduler.pid != os.getpid():
+        return True
+    return scheduler.calls_wait(time.monotonic() + timeout)
+
+
 JOBS[CALL_JOB] = _call
 
 
@@ -184,6 +199,8 @@ class _Background:
         self._order = itertools.count()
         self._wake = threading.Condition()
         self._every: dict[str, float] = {}
+        #: The job the thread is running (None between jobs).
+        self._running: str | None = None
         self.pid = os.getpid()
         self._thread = threading.Thread(
             target=self._loop, name="cardroom-scheduler", daemon=True
@@ -194,7 +211,7 @@ class _Background:
         with self._wake:
             due = time.monotonic() + max(delay, 0.0)
             heapq.heappush(self._heap, (due, next(self._order), name, args))
-            self._wake.notify()
+            self._wake.notify_all()
 
     def repeat(self, name: str, every: float) -> None:
         if name not in self._every:
@@ -205,6 +222,19 @@ class _Background:
         with self._wake:
             return len(self._heap)
 
+    def calls_wait(self, deadline: float) -> bool:
+        """Wait until no deferred call is queued or running, or until
+        ``deadline`` (``time.monotonic()``); whether none is left."""
+        with self._wake:
+            while self._running == CALL_JOB or any(
+                name == CALL_JOB for _, _, name, _ in self._heap
+            ):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._wake.wait(left)
+            return True
+
     def _next(self) -> tuple[str, tuple[Any, ...]]:
         with self._wake:
             while True:
@@ -212,6 +242,7 @@ class _Background:
                     wait = self._heap[0][0] - time.monotonic()
                     if wait <= 0:
                         _, _, name, args = heapq.heappop(self._heap)
+                        self._running = name
                         return name, args
                     self._wake.wait(wait)
                 else:
@@ -231,6 +262,9 @@ class _Background:
                 close_old_connections()
                 if name in self._every:
                     self.add(name, args, self._every[name])
+                with self._wake:
+                    self._running = None
+                    self._wake.notify_all()
 
 
 _background_lock = threading.Lock()

@@ -123,3 +123,52 @@ def test_strong_bots_play_to_the_end_on_a_prefork_worker(
             time.sleep(0.2)
 
     assert "failed" not in worker.log_text(), worker.log_text()
+
+
+def test_a_stopping_worker_plays_the_strong_move_it_holds_first(
+    tmp_path: Path, settings: Any
+) -> None:
+    """A worker stopped as a deploy or ``make up``'s Ctrl-C stops it (warm
+    shutdown, ``SIGTERM``) while a strong bot's chosen move waits out its
+    think time in a process's memory: the move is played before the process
+    exits. It used to be lost with it, and the table waited for the turn
+    sweep (up to 40 s) to choose again."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the worker shares the test's PostgreSQL database")
+    settings.BOT_MOVE_DELAY = 60  # the start's bot turn is held, not run
+    table = table_started(
+        seating=["strong", "strong"], options={"target": 1}, creator=UserFactory()
+    )
+    scheduler.held.clear()
+    env = {
+        "DJANGO_SETTINGS_MODULE": "config.settings.local",
+        "TASK_RUNNER": "celery",
+        "BOT_MOVE_DELAY": "60",  # no second move before the stop
+        "BOT_THINK_TIME": str(THINK),
+    }
+    with (
+        celery_worker(
+            "bot-stop",
+            tmp_path / "worker.log",
+            database_url=database_url(),
+            sends_to_itself=True,
+            settings_env=env,
+            pool="prefork",
+        ) as worker,
+        tasks_to(worker),
+    ):
+        bot_turn_play.delay(table.pk, table.seq)
+        # The task returns at once (None), its move left to the scheduler thread.
+        deadline = time.monotonic() + 60
+        while "bot_turn_play" not in worker.log_text() or "s: None" not in (
+            worker.log_text()
+        ):
+            worker.assert_running()
+            assert time.monotonic() < deadline, worker.log_text()
+            time.sleep(0.05)
+        assert Table.objects.get(pk=table.pk).seq == table.seq
+        stopped = time.monotonic()
+    # Leaving the block stopped the worker (SIGTERM), and waited for it.
+
+    assert time.monotonic() - stopped < THINK + 10
+    assert Table.objects.get(pk=table.pk).seq > table.seq, worker.log_text()
