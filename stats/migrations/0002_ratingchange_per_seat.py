@@ -39,7 +39,6 @@ def seats_fold(apps: Any, schema_editor: Any) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0009_table_request"),
         ("stats", "0001_stats_models"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

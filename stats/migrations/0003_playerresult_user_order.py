@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0009_table_request"),
         ("stats", "0002_ratingchange_per_seat"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
