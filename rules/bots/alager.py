@@ -311,10 +311,22 @@ class StrongPolicy(Policy):
         totals = [0.0] * len(options)
         runs = 0
         stop = time.perf_counter() + self.deadline
-        for _ in range(self.samples):
+        while runs < self.samples:
             world = sample_world(inp.view, know, local, _consistent)
-            for i, action in enumerate(options):
-                totals[i] += rollout(world, inp.seat, action)
+            sample = []
+            for action in options:
+                # Past the deadline, a sample cut short is dropped (its
+                # candidates would be unevenly counted): the clock overshoots
+                # by one rollout, not by a whole sample of them. The first
+                # sample always completes.
+                if runs and time.perf_counter() > stop:
+                    break
+                sample.append(rollout(world, inp.seat, action))
+            if len(sample) < len(options):
+                break
+            totals = [
+                total + points for total, points in zip(totals, sample, strict=True)
+            ]
             runs += 1
             if time.perf_counter() > stop:
                 break

@@ -139,7 +139,7 @@ def test_strong_decides_within_a_second(players, options):
     ):
         if seat == 0 and len(inp.legal) > 1:
             # CPU time of this thread: what the budget costs, whatever else the
-            # machine runs (the deadline only caps wall time between samples).
+            # machine runs (the deadline caps wall time between rollouts).
             t = time.thread_time()
             strong.choose(inp, random.Random(1))
             slowest = max(slowest, time.thread_time() - t)
@@ -171,3 +171,45 @@ def test_strong_never_knocks_with_a_weak_hand():
 
 def bots_input(state, events, seat):
     return bot_input(GAME, state, events, seat)
+
+
+def test_strong_stops_within_a_rollout_of_its_deadline(monkeypatch):
+    """The deadline is looked at between rollouts, not only between samples:
+    on a loaded machine, a sample of eight rollouts could carry a decision
+    well past the deadline (a CI run measured 1.0 s of CPU on a 15-player
+    table). A sample cut short is dropped, so every candidate is judged on
+    the same worlds."""
+    import rules.bots.alager as alager
+
+    clock = [0.0]
+    calls = []
+
+    def rollout(world, seat, action):
+        clock[0] += 0.05
+        calls.append(action)
+        return 1.0
+
+    class Clock:
+        @staticmethod
+        def perf_counter():
+            return clock[0]
+
+    policies = [StrongPolicy()] + [LEVELS["basic"]] * 2
+    for *_, seat, inp, _action in play_match(
+        policies, "deadline", {"penalty_limit": 1}
+    ):
+        options = alager.candidates(inp)
+        if seat == 0 and len(options) >= 4:
+            break
+    else:
+        pytest.fail("no decision with four candidates")
+    monkeypatch.setattr(alager, "rollout", rollout)
+    monkeypatch.setattr(alager, "time", Clock)
+    # A deadline partway into the second sample.
+    deadline = 0.05 * len(options) + 0.06
+    strong = StrongPolicy(samples=24, deadline=deadline)
+
+    strong.choose(inp, random.Random(1))
+
+    assert clock[0] <= deadline + 0.05 + 1e-9
+    assert len(options) < len(calls) < 2 * len(options)
