@@ -59,6 +59,52 @@ def run_django_json(code: str, env: dict[str, str]) -> Any:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+#: The start of a data migration's test script: ``migrate(target)`` takes
+#: ``target``'s app there (every other app to its latest) and returns the
+#: historical models at that point; ``migrate_latest(app)`` takes the app back
+#: to its newest migration. The script stores its findings in ``out`` and ends
+#: by printing them (``migration_script_run``).
+MIGRATION_SCRIPT_HEAD = """
+import json
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+
+def migrate(target):
+    executor = MigrationExecutor(connection)
+    executor.migrate([target])
+    executor.loader.build_graph()
+    others = [n for n in executor.loader.graph.leaf_nodes() if n[0] != target[0]]
+    return executor.loader.project_state([*others, target]).apps
+
+
+def migrate_latest(app):
+    executor = MigrationExecutor(connection)
+    migrate(next(n for n in executor.loader.graph.leaf_nodes() if n[0] == app))
+
+
+out = {"vendor": connection.vendor}
+"""
+
+
+def migration_script_run(script: str, *, embedded: Path | None = None) -> Any:
+    """Run a data migration's test script (``MIGRATION_SCRIPT_HEAD`` and what
+    follows it) on the test database, in this process; or, given a variable
+    directory, in a fresh process on the embedded default's SQLite there,
+    migrated first. Returns its ``out``."""
+    if embedded is None:
+        ran: dict[str, Any] = {}
+        exec(MIGRATION_SCRIPT_HEAD + script, ran)  # noqa: S102
+        return ran["out"]
+    code = "from django.core.management import call_command\n"
+    code += 'call_command("migrate", verbosity=0)\n'
+    code += MIGRATION_SCRIPT_HEAD + script + "\nprint(json.dumps(out))\n"
+    env = clean_env(
+        DJANGO_SETTINGS_MODULE="config.settings.local", CARDROOM_VAR_DIR=str(embedded)
+    )
+    return run_django_json(code, env)
+
+
 def database_url(name: str | None = None) -> str:
     """The URL of the test database (or of database ``name`` on its server),
     for another process. It names a user (and password) only if the settings

@@ -7,29 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import clean_env, run_django_json
+from tests.helpers import migration_script_run
 
 #: Migrates the games app to 0004 (every other app to its latest), stores a
-#: command the way 0004 stored it, migrates to 0005 and back, and prints what
+#: command the way 0004 stored it, migrates to 0005 and back, and notes what
 #: each step left.
 MIGRATE_BOTH_WAYS = """
-import json
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
-
 BEFORE = ("games", "0004_connection_audience")
 AFTER = ("games", "0005_processedcommand_seq")
 
-
-def migrate(target):
-    executor = MigrationExecutor(connection)
-    executor.migrate([target])
-    executor.loader.build_graph()
-    others = [n for n in executor.loader.graph.leaf_nodes() if n[0] != "games"]
-    return executor.loader.project_state([*others, target]).apps
-
-
-out = {"vendor": connection.vendor}
 try:
     apps = migrate(BEFORE)
     user = apps.get_model("accounts", "User").objects.create(
@@ -47,9 +33,7 @@ try:
     row = migrate(BEFORE).get_model("games", "ProcessedCommand").objects.get()
     out["backward"] = row.response
 finally:  # back to the latest, whatever follows 0005
-    executor = MigrationExecutor(connection)
-    migrate(next(n for n in executor.loader.graph.leaf_nodes() if n[0] == "games"))
-print(json.dumps(out))
+    migrate_latest("games")
 """
 
 EXPECTED = {
@@ -61,21 +45,16 @@ EXPECTED = {
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.timeout(120)
 def test_a_stored_answer_becomes_its_seq_and_back() -> None:
-    ran: dict[str, object] = {}
-    exec(MIGRATE_BOTH_WAYS.replace("print(json.dumps(out))", ""), ran)  # noqa: S102
+    out = migration_script_run(MIGRATE_BOTH_WAYS)
 
-    assert ran["out"] == {"vendor": "postgresql", **EXPECTED}
+    assert out == {"vendor": "postgresql", **EXPECTED}
 
 
 @pytest.mark.timeout(120)
 def test_the_same_on_the_embedded_default(tmp_path: Path) -> None:
-    code = "from django.core.management import call_command\n"
-    code += 'call_command("migrate", verbosity=0)\n' + MIGRATE_BOTH_WAYS
-    env = clean_env(
-        DJANGO_SETTINGS_MODULE="config.settings.local", CARDROOM_VAR_DIR=str(tmp_path)
-    )
+    out = migration_script_run(MIGRATE_BOTH_WAYS, embedded=tmp_path)
 
-    assert run_django_json(code, env) == {"vendor": "sqlite", **EXPECTED}
+    assert out == {"vendor": "sqlite", **EXPECTED}
 
 
 def _fillfactor() -> str | None:

@@ -9,27 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import clean_env, run_django_json
+from tests.helpers import migration_script_run
 
 MIGRATE = """
-import json
 from datetime import datetime, timezone
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 BEFORE = ("stats", "0001_stats_models")
 AFTER = ("stats", "0002_ratingchange_per_seat")
 
-
-def migrate(target):
-    executor = MigrationExecutor(connection)
-    executor.migrate([target])
-    executor.loader.build_graph()
-    others = [n for n in executor.loader.graph.leaf_nodes() if n[0] != "stats"]
-    return executor.loader.project_state([*others, target]).apps
-
-
-out = {"vendor": connection.vendor}
 try:
     apps = migrate(BEFORE)
     User = apps.get_model("accounts", "User")
@@ -69,9 +56,7 @@ try:
         list(r) for r in Change.objects.values_list("user__username", "place")
     )
 finally:
-    executor = MigrationExecutor(connection)
-    migrate(next(n for n in executor.loader.graph.leaf_nodes() if n[0] == "stats"))
-print(json.dumps(out))
+    migrate_latest("stats")
 """
 
 EXPECTED = {
@@ -83,18 +68,13 @@ EXPECTED = {
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.timeout(120)
 def test_old_rating_changes_get_their_seat() -> None:
-    ran: dict[str, object] = {}
-    exec(MIGRATE.replace("print(json.dumps(out))", ""), ran)  # noqa: S102
+    out = migration_script_run(MIGRATE)
 
-    assert ran["out"] == {"vendor": "postgresql", **EXPECTED}
+    assert out == {"vendor": "postgresql", **EXPECTED}
 
 
 @pytest.mark.timeout(120)
 def test_the_same_on_the_embedded_default(tmp_path: Path) -> None:
-    code = "from django.core.management import call_command\n"
-    code += 'call_command("migrate", verbosity=0)\n' + MIGRATE
-    env = clean_env(
-        DJANGO_SETTINGS_MODULE="config.settings.local", CARDROOM_VAR_DIR=str(tmp_path)
-    )
+    out = migration_script_run(MIGRATE, embedded=tmp_path)
 
-    assert run_django_json(code, env) == {"vendor": "sqlite", **EXPECTED}
+    assert out == {"vendor": "sqlite", **EXPECTED}
