@@ -101,10 +101,24 @@ def bot_turn_play(table_id: int, seq: int, attempt: int = 0) -> int | None:
     the new position), so a duplicate or late delivery is harmless.
     ``attempt`` counts the quick retries after a passing database failure.
     """
+
+    def defer(move: Callable[[], int | None], delay: float) -> bool:
+        # On the scheduler thread a strong bot's think time is a deferred
+        # call. Its move meets the database after this job has returned, so
+        # a passing failure then is tried again as one now would be: the
+        # turn's job a second later, counted in the same ``attempt``s. The
+        # move carries its seq: one that landed though it seemed to fail
+        # leaves the retry nothing to do.
+        def land() -> int | None:  # its repr names no card: a failure's log shows it
+            return turn_retried_soon(
+                bot_turn_play.name, lambda **_: move(), table_id, seq, attempt
+            )
+
+        return scheduler.call_defer(land, delay)
+
     return turn_retried_soon(
         bot_turn_play.name,
-        # On the scheduler thread a strong bot's think time is a deferred call.
-        functools.partial(bot_turn_play_service, defer=True),
+        functools.partial(bot_turn_play_service, defer=defer),
         table_id,
         seq,
         attempt,

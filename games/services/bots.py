@@ -26,7 +26,7 @@ import hashlib
 import logging
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.db import transaction
@@ -34,7 +34,6 @@ from django.db import transaction
 import rules
 from accounts.services import bot_account_get
 from config.logs import traceback_without_values
-from games import scheduler
 from games.errors import NotFound
 from games.history_cache import history_known, history_redacted
 from games.models import Table, TableStatus
@@ -102,7 +101,12 @@ def bot_think_left(level: str, started: float) -> float:
     return max(started + bot_think_time(level) - time.monotonic(), 0.0)
 
 
-def bot_turn_play(*, table_id: int, seq: int, defer: bool = False) -> int | None:
+#: Hands a call and its delay to the process's scheduler thread; whether it
+#: took it (``games.scheduler.call_defer``, or the turn's job wrapping it).
+Defer = Callable[[Callable[[], int | None], float], bool]
+
+
+def bot_turn_play(*, table_id: int, seq: int, defer: Defer | None = None) -> int | None:
     """Play one bot move at table ``table_id`` as it stands at ``seq``.
 
     Returns the new seq, or None when there is nothing to do (the table moved
@@ -114,8 +118,10 @@ def bot_turn_play(*, table_id: int, seq: int, defer: bool = False) -> int | None
     (the scheduled job): hand the wait to this process's scheduler thread as
     a deferred call and return None, the move still to come, so neither the
     embedded default's one scheduler thread nor a Celery worker's pool slot
-    sleeps through it; otherwise (a direct caller, the inline runner) sleep,
-    then play.
+    sleeps through it; otherwise (a direct caller, the inline runner, or
+    ``defer`` declining) sleep, then play. The deferred call raises what the
+    move raised: ``games.tasks`` tries it again after a passing database
+    failure as it does the turn's job.
     """
     after = history_known(table_id)
     try:
@@ -143,12 +149,12 @@ def bot_turn_play(*, table_id: int, seq: int, defer: bool = False) -> int | None
     left = bot_think_left(level, started)
     if left > 0:
 
-        def later() -> None:  # its repr names no card: a failure's log shows it
-            bot_move_apply(
+        def later() -> int | None:  # its repr names no card: a failure's log shows it
+            return bot_move_apply(
                 table_id=table_id, seq=seq, seat=bot.index, level=level, action=action
             )
 
-        if defer and scheduler.call_defer(later, left):
+        if defer is not None and defer(later, left):
             return None  # the scheduler thread plays it; the caller is free
         time.sleep(left)
     return bot_move_apply(

@@ -277,21 +277,22 @@ def test_on_the_scheduler_thread_the_wait_is_a_deferred_call(
 ) -> None:
     """The embedded default's one scheduler thread serves every table: a
     strong bot's wait is handed back to it as a deferred call, not slept."""
-    from games import scheduler
     from games.services import bots as bot_service
 
     settings.BOT_THINK_TIME = 3.0
     clock = _FakeClock()
     monkeypatch.setattr(bot_service, "time", clock)
     deferred: list[tuple[Callable[[], Any], float]] = []
-    monkeypatch.setattr(
-        scheduler, "call_defer", lambda fn, delay: deferred.append((fn, delay)) or True
-    )
+
+    def defer(fn: Callable[[], Any], delay: float) -> bool:
+        deferred.append((fn, delay))
+        return True
+
     table = table_started(
         seating=["strong", "strong"], creator=UserFactory(), options={"target": 1}
     )
 
-    assert bot_turn_play(table_id=table.pk, seq=table.seq, defer=True) is None
+    assert bot_turn_play(table_id=table.pk, seq=table.seq, defer=defer) is None
     assert Table.objects.get(pk=table.pk).seq == table.seq  # not yet
     ((later, delay),) = deferred
     assert delay == 3.0  # the fake clock did not move while it chose
