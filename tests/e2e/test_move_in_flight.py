@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.flows import create_table, move_done, seq, sign_up, wait_turn
+from tests.e2e.flows import create_table, move_done, seq, sign_up, wait_live, wait_turn
 
 #: Every socket frame, sent or received, held back this long: a slow network
 #: (DevTools' throttling leaves WebSocket frames alone).
@@ -23,6 +23,126 @@ SLOW_SOCKET = """(() => {
     }
   };
 })();"""
+
+
+#: A move sent over the socket held back `window.heldAct` ms before it leaves
+#: (0: at once; -1: lost on the way), other frames untouched: past the
+#: client's 8 s wait for the answer, the move may still land on the server
+#: after the page gave up. `window.acts` keeps every move sent.
+HELD_ACT = """(() => {
+  const Native = window.WebSocket;
+  window.heldAct = 0;
+  window.acts = [];
+  window.WebSocket = class extends Native {
+    send(data) {
+      const act = String(data).includes('"type":"act"');
+      if (act) window.acts.push(JSON.parse(data));
+      const held = act ? window.heldAct : 0;
+      if (held < 0) return;
+      if (!held) return super.send(data);
+      setTimeout(() => { if (this.readyState === 1) Native.prototype.send.call(this, data); }, held);
+    }
+  };
+})();"""
+
+#: Everything the page shows from now on: each turn-bar line, and whether,
+#: once the move was pressed, it offered the move again at the seq the move
+#: was sent at.
+WATCH_PAGE = """before => {
+  const root = document.getElementById('table-page');
+  window.seen = { lines: [], pressed: false, offeredAgain: false };
+  const look = () => {
+    const line = document.getElementById('turn-text').textContent;
+    if (window.seen.lines[window.seen.lines.length - 1] !== line) window.seen.lines.push(line);
+    const offered = root.dataset.myturn === '1' && Number(root.dataset.seq) === before;
+    if (window.seen.pressed && offered) window.seen.offeredAgain = true;
+    if (root.dataset.myturn === '0') window.seen.pressed = true;
+  };
+  new MutationObserver(look).observe(root, { attributes: true, childList: true, subtree: true });
+}"""
+
+
+@pytest.mark.timeout(120)
+def test_a_move_unanswered_too_long_is_checked_and_played_once(player: Any) -> None:
+    """A move whose answer took past the client's 8 s wait: the page gave up,
+    drew the board again as it was and said "Your turn", and the move landed
+    on the server a moment later; the player's second press was then refused
+    as stale. The page now says it is checking, settles the move's fate with
+    the server, shows the table as it is, and the move is played once."""
+    person = player(390, 844)
+    person.context.add_init_script(HELD_ACT)
+    sign_up(person)
+    table_id = create_table(person.page, "alager", 2)
+    page = person.page
+    assert wait_turn(page) == "turn"
+    wait_live(page)
+    mine = page.request.get(f"/api/tables/{table_id}/").json()["seat"]
+    before = seq(page)
+    page.evaluate(WATCH_PAGE, before)
+    page.evaluate("window.heldAct = 11000")
+    page.get_by_role("button", name="Dál (pass)").click()
+    expect(page.locator("#turn-text")).to_have_text("Sending your move…")
+    move_done(page, before)
+    # The held frame reaches the server too (at 11 s), and changes nothing.
+    page.wait_for_timeout(12_000 - 8_000)
+    seen = page.evaluate("window.seen")
+    assert not seen["offeredAgain"], (
+        f"the page offered the move again at seq {before}: {seen}"
+    )
+    assert "Checking whether your move arrived…" in seen["lines"], seen["lines"]
+    assert page.locator("#refusal").is_hidden(), page.locator("#refusal").text_content()
+    events = page.request.get(f"/api/tables/{table_id}/events/?after={before}").json()
+    passes = [e for e in events if e["type"] == "alager.passed" and e["seat"] == mine]
+    assert len(passes) == 1, events
+    assert seq(page) == page.request.get(f"/api/tables/{table_id}/").json()["seq"]
+
+
+@pytest.mark.timeout(120)
+def test_a_move_whose_fate_stays_unknown_is_sent_again_as_the_same_command(
+    player: Any,
+) -> None:
+    """The move lost on the socket and its check over REST unanswered too:
+    the page shows the table as it is (the player's turn) and says the move
+    may not have arrived; pressed again, it goes as the same command, so it
+    could never be played twice had the first one landed after all."""
+    person = player(390, 844)
+    person.expected_failures.append("/actions/")
+    person.context.add_init_script(HELD_ACT)
+    sign_up(person)
+    table_id = create_table(person.page, "alager", 2)
+    page = person.page
+    assert wait_turn(page) == "turn"
+    wait_live(page)
+    mine = page.request.get(f"/api/tables/{table_id}/").json()["seat"]
+    before = seq(page)
+    checks: list[str] = []
+
+    def unanswered(route: Any) -> None:
+        checks.append(route.request.post_data_json["command_id"])
+        route.abort("failed")
+
+    page.route("**/actions/", unanswered)
+    page.evaluate("window.heldAct = -1")
+    page.get_by_role("button", name="Dál (pass)").click()
+    expect(page.locator("#refusal")).to_contain_text(
+        "may not have arrived", timeout=15_000
+    )
+    assert checks == [page.evaluate("window.acts[0].command_id")]
+    assert wait_turn(page) == "turn" and seq(page) == before
+
+    page.unroute("**/actions/")
+    page.evaluate("window.heldAct = 0")
+    page.get_by_role("button", name="Dál (pass)").click()
+    # The message about the first press goes once the move is in.
+    page.wait_for_function(
+        "b => Number(document.getElementById('table-page').dataset.seq) > b", arg=before
+    )
+    expect(page.locator("#refusal")).to_be_hidden()
+    acts = page.evaluate("window.acts")
+    assert [a["command_id"] for a in acts] == [checks[0], checks[0]], acts
+    events = page.request.get(f"/api/tables/{table_id}/events/?after={before}").json()
+    passes = [e for e in events if e["type"] == "alager.passed" and e["seat"] == mine]
+    assert len(passes) == 1, events
 
 
 @pytest.mark.timeout(120)

@@ -39,6 +39,8 @@ export class TableClient extends EventTarget {
     this.presence = null; // [{seat, connected, away}] from the socket
     this.mode = "connecting"; // "socket" | "polling"
     this.pending = null; // the command waiting for its answer
+    this.checking = false; // a move unanswered on the socket, its fate asked over REST
+    this.unsettled = null; // a move whose fate stayed unknown: {action, commandId, expectedSeq}
     this.socket = null;
     this.retries = 0;
     this.pollTimer = null;
@@ -333,18 +335,34 @@ export class TableClient extends EventTarget {
     if (this.pending) {
       return Promise.reject(new ApiError(409, "busy", "Your previous move is still on its way."));
     }
-    const id = commandId();
+    // The same move again at the same seq after one whose fate stayed
+    // unknown (its check got no answer): the same command, so it can never
+    // be played twice.
+    const unsettled = this.unsettled;
+    const again = unsettled && unsettled.expectedSeq === this.seq && sameAction(unsettled.action, action);
+    const id = again ? unsettled.commandId : commandId();
     const expectedSeq = this.seq;
+    this.unsettled = null;
     if (this.mode === "socket" && this.socket && this.socket.readyState === WebSocket.OPEN) {
       return new Promise((resolve, reject) => {
         this.pending = { via: "socket", action, commandId: id, expectedSeq, resolve, reject };
         this.send({ type: "act", action, expected_seq: expectedSeq, command_id: id });
-        // No answer in time: ask REST where the table is (the command_id
-        // makes a retry by the player harmless either way).
+        // No answer in time: the move may still be on its way, and a read
+        // of the table cannot tell "not yet" from "never". Its fate is
+        // settled by sending the same command over REST: the server plays a
+        // command_id at most once and answers a repeat with the first
+        // answer, so the move lands exactly once (here or from the socket)
+        // or is refused, and the page then shows the table as it is. Until
+        // then the page says the move is being checked (`checking`), not
+        // that it is the player's turn again.
         setTimeout(() => {
           if (this.pending && this.pending.commandId === id) {
             this.pending = null;
-            this.refresh().then(resolve, reject);
+            this.checking = true;
+            this.emit("checking", {});
+            this.actRest(action, id, expectedSeq)
+              .finally(() => { this.checking = false; })
+              .then(resolve, reject);
           }
         }, ANSWER_MS);
       });
@@ -382,6 +400,11 @@ export class TableClient extends EventTarget {
         body: { action, expected_seq: expectedSeq, command_id: id },
       });
     } catch (err) {
+      // No answer from the server (offline, a 5xx, `busy`): the move may
+      // have been played or not; a press of the same move resends it.
+      if (!err.status || err.status >= 500 || err.code === "busy") {
+        this.unsettled = { action, commandId: id, expectedSeq };
+      }
       if (err.code === "stale") await this.refresh().catch(() => {});
       throw err;
     } finally {

@@ -79,6 +79,9 @@ function showRefusal(message) {
 // between the press and its arrival, not something to fetch by hand.
 function refusalText(err) {
   if (err.code === "stale") return "The table moved on before your move arrived: here it is now, choose again.";
+  // A move whose fate stayed unknown: the same move pressed again goes as the
+  // same command (table-client.js, `unsettled`), so it is played once at most.
+  if (err.code === "offline") return "The server cannot be reached, so your move may not have arrived: play it again when you are back online (it counts once).";
   return err.message;
 }
 
@@ -281,6 +284,7 @@ function renderTurn(ctx) {
   else if (ctx.table.status === "aborted") message = "This table was closed before the match ended.";
   else if (!ctx.view) message = "Loading…";
   else if (ctx.view.outcome) message = `Match over. ${renderer.outcomeLine(marked(ctx))}`;
+  else if (busy && client.checking) message = "Checking whether your move arrived…";
   else if (sending) message = "Sending your move…";
   else message = renderer.status(marked(ctx));
   // Each name in its own node, cut to its share of the line (withNames).
@@ -496,6 +500,7 @@ client.addEventListener("connection", (event) => {
   conn.title = message || (mode === "socket" ? "Connected over WebSocket" : "Following the table over HTTP");
 });
 client.addEventListener("change", render);
+client.addEventListener("checking", render);
 client.addEventListener("events", (event) => addLog(event.detail.events));
 client.addEventListener("refused", (event) => showRefusal(refusalText(event.detail.error)));
 // Logged out elsewhere (a password change, a deactivated account): show the
