@@ -32,6 +32,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.text import get_text_list
 
 from accounts.models import User
 from games.errors import TableError
@@ -174,11 +175,7 @@ class EntryFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
                 elif key in self.data and str(self.data[key]).strip() != entry.team:
                     changed.append(f"the team of {entry.player}")
         if changed:
-            listed = (
-                f"{', '.join(changed[:-1])} and {changed[-1]}"
-                if len(changed) > 1
-                else changed[0]
-            )
+            listed = get_text_list(changed, "and")
             raise forms.ValidationError(
                 "This page was loaded before the tournament was "
                 f"{STATUS_PHRASES[TournamentStatus(status)]}: {listed} can no "
@@ -590,11 +587,7 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
                 if field.has_changed(getattr(tournament, name), posted):
                     changed.append(FIELD_PHRASES.get(name, name.replace("_", " ")))
         if changed:
-            listed = (
-                f"{', '.join(changed[:-1])} and {changed[-1]}"
-                if len(changed) > 1
-                else changed[0]
-            )
+            listed = get_text_list(changed, "and")
             status = STATUS_PHRASES[TournamentStatus(tournament.status)]
             self.add_error(
                 None,

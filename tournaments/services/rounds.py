@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.text import get_text_list
 
 from accounts.models import User
 from games import services as games_services
@@ -107,7 +108,7 @@ def _waiting_for_deactivated(tables: list[int]) -> str:
             "bot plays their seat to the end."
         )
     return (
-        f" The accounts of {', '.join(listed[:-1])} and {listed[-1]} are "
+        f" The accounts of {get_text_list(listed, 'and')} are "
         "deactivated: withdraw them and bots play their seats to the end."
     )
 
