@@ -868,7 +868,7 @@ class TournamentAdmin(admin.ModelAdmin):
                 message = call(tournament)
             except TableError as exc:
                 self.message_user(
-                    request, f"{tournament.name}: {exc.message}", messages.ERROR
+                    request, _about(tournament, exc.message), messages.ERROR
                 )
             else:
                 self.message_user(
@@ -907,7 +907,7 @@ class TournamentAdmin(admin.ModelAdmin):
                 )
             except TableError as exc:
                 self.message_user(
-                    request, f"{tournament.name}: {exc.message}", messages.ERROR
+                    request, _about(tournament, exc.message), messages.ERROR
                 )
                 return None
             tables = rnd.tables.count()
@@ -924,9 +924,7 @@ class TournamentAdmin(admin.ModelAdmin):
         try:
             proposal = services.round_plan(tournament=tournament)
         except TableError as exc:
-            self.message_user(
-                request, f"{tournament.name}: {exc.message}", messages.ERROR
-            )
+            self.message_user(request, _about(tournament, exc.message), messages.ERROR)
             return None
         layout = layout_get(tournament=tournament)
         names = {pk: str(e.player) for pk, e in proposal.entries.items()}
@@ -1074,6 +1072,18 @@ class TournamentAdmin(admin.ModelAdmin):
 
 #: Leading characters that make a spreadsheet read a cell as a formula.
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _about(tournament: Tournament, message: str) -> str:
+    """``message`` as the admin shows it: led by the tournament's name.
+
+    An action may run over several tournaments, so each line says which one it
+    is about, unless the service's message already names it (``'Duels' has
+    finished: nothing to seat.``), which would say it twice.
+    """
+    if repr(tournament.name) in message:
+        return message
+    return f"{tournament.name}: {message}"
 
 
 def csv_safe(cell: Any) -> Any:

@@ -146,7 +146,7 @@ def test_open_registration_twice_is_refused(staff: Client) -> None:
     assert messages_of(response) == [
         (
             "error",
-            "Spring open: Registration for 'Spring open' cannot be opened: only a "
+            "Registration for 'Spring open' cannot be opened: only a "
             "draft can be opened, and it is already open for registration.",
         )
     ]
@@ -262,7 +262,7 @@ def test_seating_a_draft_is_refused(staff: Client) -> None:
     before = snapshot(tournament)
     response = act(staff, "seat_next_round", tournament)
     assert messages_of(response) == [
-        ("error", "Spring open: Open registration for 'Spring open' before seating.")
+        ("error", "Open registration for 'Spring open' before seating.")
     ]
     assert snapshot(tournament) == before
 
@@ -350,7 +350,7 @@ def test_finish_round_waits_for_every_table(
     ]
     response = act(staff, "seat_next_round", tournament)
     assert messages_of(response) == [
-        ("error", "Duels: 'Duels' has finished: nothing to seat.")
+        ("error", "'Duels' has finished: nothing to seat.")
     ]
     assert snapshot(tournament) == before
 
@@ -446,8 +446,7 @@ def test_a_tournament_too_few_players_can_go_on_with_can_be_ended(
     assert messages_of(response) == [
         (
             "error",
-            "Duels: 'Duels' is not running: only a running tournament can be "
-            "ended early.",
+            "'Duels' is not running: only a running tournament can be ended early.",
         )
     ]
     assert snapshot(tournament) == before
