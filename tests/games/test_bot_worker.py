@@ -98,7 +98,7 @@ def test_strong_bots_play_to_the_end_on_a_prefork_worker(
         "DJANGO_SETTINGS_MODULE": "config.settings.local",
         "TASK_RUNNER": "celery",
         "BOT_MOVE_DELAY": "0",
-        "BOT_THINK_TIME": "1.0",
+        "BOT_THINK_TIME": "0.3",
     }
     with (
         celery_worker(
@@ -122,7 +122,10 @@ def test_strong_bots_play_to_the_end_on_a_prefork_worker(
             assert time.monotonic() < deadline, worker.log_text()
             time.sleep(0.2)
 
-    assert "failed" not in worker.log_text(), worker.log_text()
+    # Each lost move is retried soon (``turn_retried_soon``), so the tables
+    # finish either way: the log is what tells the pool closed under one.
+    log = worker.log_text()
+    assert "failed" not in log and "PoolClosed" not in log, log
 
 
 def test_a_stopping_worker_plays_the_strong_move_it_holds_first(
