@@ -9,9 +9,18 @@ replaces a leaked one.
 Rights are for superusers to give: staff who may change people (without
 being superusers) see who is staff, a superuser, in which groups and with
 which permissions, but cannot change it, cannot change or delete another
-staff or superuser account (its password included), and cannot change
-groups. Otherwise the change permission on people or groups would let them
-make themselves superusers.
+staff or superuser account, and cannot change groups. Otherwise the change
+permission on people or groups would let them make themselves superusers.
+
+Logins are for superusers to give too: only a superuser sets (or removes)
+another person's password. Other staff change their own on their own page;
+another person's page shows them the password's summary without the button
+to the password page, and that page refuses them (403). Otherwise the change
+permission on people would let an organiser set a player's password, log in
+as them and play their seats. Nothing else here gives a login for another
+account: the add form makes a new account (never an existing one, in any
+case of its name), the only action on people is deleting them, the token list
+is for superusers, and the accounts API acts on the caller's own account.
 """
 
 import contextlib
@@ -19,10 +28,19 @@ from typing import Any
 
 from django.contrib import admin
 from django.contrib.admin.exceptions import NotRegistered
+from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import GroupAdmin as DjangoGroupAdmin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.contrib.auth.forms import (
+    ReadOnlyPasswordHashField,
+    ReadOnlyPasswordHashWidget,
+    UserChangeForm,
+)
 from django.contrib.auth.models import Group
-from django.http import HttpRequest
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.utils.decorators import method_decorator
+from django.views.decorators.debug import sensitive_post_parameters
 from rest_framework.authtoken.admin import TokenAdmin as DrfTokenAdmin
 from rest_framework.authtoken.models import TokenProxy
 
@@ -36,6 +54,33 @@ RIGHTS_FIELDS = ("is_staff", "is_superuser", "groups", "user_permissions")
 
 def _is_superuser(request: HttpRequest) -> bool:
     return bool(request.user.is_active and request.user.is_superuser)
+
+
+def _may_set_password(request: HttpRequest, obj: Any) -> bool:
+    """A superuser sets anyone's password; other staff only their own."""
+    return _is_superuser(request) or (obj is not None and obj.pk == request.user.pk)
+
+
+OTHERS_PASSWORD_HELP = "Only a superuser may set another person's password."
+
+
+class PasswordSummaryWidget(ReadOnlyPasswordHashWidget):
+    """The password's summary, without the button to the password page."""
+
+    template_name = "accounts/widgets/password_summary.html"
+
+
+class OthersUserChangeForm(UserChangeForm):
+    """Another person's page for staff who are not superusers."""
+
+    password = ReadOnlyPasswordHashField(
+        label="Password", widget=PasswordSummaryWidget, help_text=OTHERS_PASSWORD_HELP
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if "password" in self.fields:  # Django's words lead to the password page
+            self.fields["password"].help_text = OTHERS_PASSWORD_HELP
 
 
 @admin.register(User)
@@ -65,6 +110,24 @@ class UserAdmin(GuardedModelAdmin, DjangoUserAdmin):
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         allowed = super().has_change_permission(request, obj)
         return allowed and self._may_manage(request, obj)
+
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        if obj is not None and not _may_set_password(request, obj):
+            kwargs.setdefault("form", OthersUserChangeForm)
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    @method_decorator(sensitive_post_parameters())
+    def user_change_password(
+        self, request: HttpRequest, id: str, form_url: str = ""
+    ) -> HttpResponse:
+        """Django's password page, for a superuser or the account's owner:
+        a password set by someone else is a login to that account."""
+        user = self.get_object(request, unquote(id))
+        if user is not None and not _may_set_password(request, user):
+            raise PermissionDenied
+        return super().user_change_password(request, id, form_url)
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         allowed = super().has_delete_permission(request, obj)

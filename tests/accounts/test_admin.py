@@ -233,3 +233,92 @@ def test_superusers_still_manage_rights(admin_client: Client) -> None:
 
     assert response.status_code == 302
     assert User.objects.get(pk=ada.pk).is_staff
+
+
+# --- only a superuser sets another person's password -------------------------
+
+NEW_SECRET = "a brand new secret 42"
+PASSWORD_PAGE_LINK = 'href="../password/"'
+
+
+def test_staff_cannot_set_or_remove_a_players_password(client: Client) -> None:
+    """Staff who may change people set a player's password, then logged in
+    as them and played their seats."""
+    _people_manager(client)
+    ada = UserFactory(username="ada")
+
+    page = client.get(f"/admin/accounts/user/{ada.pk}/password/")
+    set_ = client.post(
+        f"/admin/accounts/user/{ada.pk}/password/",
+        {"password1": NEW_SECRET, "password2": NEW_SECRET, "usable_password": "true"},
+    )
+    unset = client.post(
+        f"/admin/accounts/user/{ada.pk}/password/",
+        {"usable_password": "false", "unset-password": "1"},
+    )
+
+    for response in (page, set_, unset):
+        assert response.status_code == 403
+        assert "permission" in response.content.decode().lower()
+    saved = User.objects.get(pk=ada.pk)
+    assert saved.has_usable_password()
+    assert not saved.check_password(NEW_SECRET)
+    assert not Client().login(username="ada", password=NEW_SECRET)
+
+
+def test_staff_asking_for_a_missing_persons_password_page_get_a_404(
+    client: Client,
+) -> None:
+    _people_manager(client)
+
+    response = client.get("/admin/accounts/user/987654/password/")
+
+    assert response.status_code == 404
+
+
+def test_staff_see_no_way_to_another_persons_password_page(
+    client: Client, admin_user: User
+) -> None:
+    """The password's summary on a person's page ends with a button to the
+    page that sets it: only on their own page for staff who are not
+    superusers."""
+    staff = _people_manager(client)
+    ada = UserFactory(username="ada")
+    bot = BotFactory()  # no usable password: the button says "Set password"
+
+    for target in (ada, bot, admin_user):
+        page = client.get(f"/admin/accounts/user/{target.pk}/change/")
+        assert page.status_code == 200
+        text = page.content.decode()
+        assert PASSWORD_PAGE_LINK not in text
+        assert "/password/" not in text.replace("/admin/password_change/", "")
+        if target is not admin_user:  # a read-only page shows no help texts
+            assert "Only a superuser may set another person" in text
+    own = client.get(f"/admin/accounts/user/{staff.pk}/change/").content.decode()
+    assert PASSWORD_PAGE_LINK in own
+
+
+def test_staff_still_change_their_own_password(client: Client) -> None:
+    staff = _people_manager(client)
+
+    response = client.post(
+        f"/admin/accounts/user/{staff.pk}/password/",
+        {"password1": NEW_SECRET, "password2": NEW_SECRET, "usable_password": "true"},
+    )
+
+    assert response.status_code == 302
+    assert User.objects.get(pk=staff.pk).check_password(NEW_SECRET)
+
+
+def test_superusers_still_set_a_players_password(admin_client: Client) -> None:
+    ada = UserFactory(username="ada")
+
+    page = admin_client.get(f"/admin/accounts/user/{ada.pk}/change/")
+    response = admin_client.post(
+        f"/admin/accounts/user/{ada.pk}/password/",
+        {"password1": NEW_SECRET, "password2": NEW_SECRET, "usable_password": "true"},
+    )
+
+    assert PASSWORD_PAGE_LINK in page.content.decode()
+    assert response.status_code == 302
+    assert User.objects.get(pk=ada.pk).check_password(NEW_SECRET)
