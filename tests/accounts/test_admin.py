@@ -8,7 +8,7 @@ from django.test import Client
 
 from accounts.models import User
 from accounts.services import token_get_or_create
-from tests.accounts.factories import BotFactory, UserFactory
+from tests.accounts.factories import PASSWORD, BotFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -322,3 +322,92 @@ def test_superusers_still_set_a_players_password(admin_client: Client) -> None:
     assert PASSWORD_PAGE_LINK in page.content.decode()
     assert response.status_code == 302
     assert User.objects.get(pk=ada.pk).check_password(NEW_SECRET)
+
+
+def test_the_add_form_cannot_reach_an_existing_account(client: Client) -> None:
+    """Adding makes a new account; it never sets the password of one that
+    exists, whatever the name's case or a made-up id."""
+    _people_manager(client)
+    ada = UserFactory(username="ada")
+
+    for name in ("ada", "ADA"):
+        response = client.post(
+            "/admin/accounts/user/add/",
+            {
+                "id": ada.pk,
+                "username": name,
+                "usable_password": "true",
+                "password1": NEW_SECRET,
+                "password2": NEW_SECRET,
+            },
+        )
+        assert response.status_code == 200  # the form again, with the error
+        assert "already" in response.content.decode()
+
+    assert User.objects.count() == 2  # ada and the manager
+    assert not User.objects.get(pk=ada.pk).check_password(NEW_SECRET)
+
+
+def test_no_action_on_people_sets_a_password(client: Client) -> None:
+    """The people list's only action is deleting (for those who may)."""
+    _people_manager(client)
+    UserFactory(username="ada")
+
+    response = client.get("/admin/accounts/user/")
+
+    choices = response.context["action_form"].fields["action"].choices
+    assert [name for name, _ in choices if name] == ["delete_selected"]
+
+
+def test_the_token_list_stays_closed_to_staff_with_every_token_permission(
+    client: Client,
+) -> None:
+    staff = _people_manager(client)
+    staff.user_permissions.add(
+        *Permission.objects.filter(content_type__app_label="authtoken")
+    )
+    ada = UserFactory(username="ada")
+    key = token_get_or_create(user=ada)
+
+    pages = [
+        client.get("/admin/authtoken/tokenproxy/"),
+        client.get("/admin/authtoken/tokenproxy/add/"),
+        client.post("/admin/authtoken/tokenproxy/add/", {"user": ada.pk}),
+        client.get(f"/admin/authtoken/tokenproxy/{key}/change/"),
+    ]
+
+    for page in pages:
+        assert page.status_code in (403, 404)
+        assert key not in page.content.decode()
+
+
+def test_the_accounts_api_acts_on_the_caller_only(client: Client) -> None:
+    """Staff rights count for nothing on /api/accounts/: the password change
+    is the caller's own, and a token needs the account's password."""
+    staff = _people_manager(client)
+    staff.set_password(PASSWORD)
+    staff.save()
+    client.force_login(staff)
+    ada = UserFactory(username="ada")
+
+    changed = client.post(
+        "/api/accounts/password/",
+        {
+            "username": "ada",
+            "user": ada.pk,
+            "old_password": PASSWORD,
+            "new_password": NEW_SECRET,
+        },
+        content_type="application/json",
+    )
+    token = client.post(
+        "/api/accounts/token/",
+        {"username": "ada", "password": ""},
+        content_type="application/json",
+    )
+
+    assert changed.status_code == 204
+    assert User.objects.get(pk=staff.pk).check_password(NEW_SECRET)
+    assert User.objects.get(pk=ada.pk).check_password(PASSWORD)
+    assert token.status_code == 400
+    assert "token" not in token.json()
