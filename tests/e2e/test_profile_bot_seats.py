@@ -104,3 +104,42 @@ def test_a_match_against_three_bots_lands_in_profile_chart_and_leaderboard(
         if t.startswith(f"Table {table_id}:")
     ]
     assert titles == [titles[0]] and f"places {bot_places}, " in titles[0], titles
+
+
+MANY_SEATS = """
+import json
+from stats.services import table_record
+from stats.simulate import match_play, tables_insert
+from tests.accounts.factories import BotFactory, UserFactory
+from tests.stats.matches import outcome_forced
+
+ada = UserFactory(username="PREFIX")
+bot = BotFactory(username="PREFIX-bot")
+matches = [
+    match_play("alager", 8, f"PREFIX-{i}", {"penalty_limit": 1}) for i in range(12)
+]
+tables = tables_insert(matches, [[ada] + [bot] * 7] * 12, creator=ada)
+for table_id in tables:
+    table_record(table_id=table_id)
+print(json.dumps({"bot": bot.username, "tables": tables}))
+"""
+
+
+@pytest.mark.timeout(120)
+def test_a_bot_in_seven_seats_a_table_lists_its_ten_latest_tables(
+    player: Any, live_manage: Callable[[str], str]
+) -> None:
+    """The profile lists the ten latest tables, each once with every place,
+    however many seats the bot held: reading a page of 50 seat rows showed
+    a bot with seven seats a table only 8 tables."""
+    made = json.loads(
+        live_manage(MANY_SEATS.replace("PREFIX", unique_name("many"))).splitlines()[-1]
+    )
+    page = player().page
+    page.goto(f"/players/{made['bot']}/")
+    rows = page.locator("#recent-tables li")
+    rows.first.wait_for()
+    shown = [int(n) for n in rows.evaluate_all("els => els.map(e => e.dataset.table)")]
+    assert shown == made["tables"][::-1][:10]
+    for text in rows.all_text_contents():
+        assert " · places " in text and " of 8 · " in text, text

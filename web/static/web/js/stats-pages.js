@@ -269,13 +269,21 @@ async function profile() {
 // first: rated or not, and those they left in play, which a bot played on),
 // and those of the site's latest 100 finished tables with them in a seat that
 // are still being counted. A house bot has a row per seat it held: one line
-// a table, with every place.
+// a table, with every place. The ten tables are ten tables however many seats
+// the bot held, so the page reads as many rows as ten tables can have (ten
+// times the most seats a game has): 50 rows were 7 tables and one seat of an
+// eighth for a bot holding seven seats a table.
 const RECENT = 10;
+
+function recentRows(catalogue) {
+  const seats = Math.max(1, ...Object.values(catalogue).map((game) => game.max_players || 1));
+  return Math.min(500, RECENT * seats);
+}
 
 async function recentTables(username, catalogue) {
   const [page, counted] = await Promise.all([
     maybe("/api/tables/?status=finished&page_size=100"),
-    maybe(`/api/stats/players/${encodeURIComponent(username)}/tables/?page_size=50`),
+    maybe(`/api/stats/players/${encodeURIComponent(username)}/tables/?page_size=${recentRows(catalogue)}`),
   ]);
   const byId = new Map();
   for (const row of results(counted)) {
