@@ -51,8 +51,14 @@ class RatingSerializer(serializers.Serializer):
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     display = serializers.FloatField(help_text="μ − 3σ: the conservative rating.")
-    matches = serializers.IntegerField(help_text="Rated matches played.")
-    provisional = serializers.BooleanField(help_text="Fewer than 10 rated matches.")
+    matches = serializers.IntegerField(
+        help_text=(
+            "Rated tables the rating was updated at, once a table (a person's rated"
+            " matches; a house bot's seats of one table count once here, once each"
+            " in its statistics' rated_matches)."
+        )
+    )
+    provisional = serializers.BooleanField(help_text="Fewer than 10 rated tables.")
 
 
 class ComputedThroughSerializer(serializers.Serializer):
@@ -185,7 +191,11 @@ class LeaderboardApi(StatsApi):
 
     class FilterSerializer(serializers.Serializer):
         min_matches = serializers.IntegerField(
-            required=False, min_value=0, max_value=1_000_000, default=0
+            required=False,
+            min_value=0,
+            max_value=1_000_000,
+            default=0,
+            help_text="At least this many rated tables (the rating's matches).",
         )
         players = serializers.IntegerField(required=False, min_value=1, max_value=99)
         bots = serializers.BooleanField(

@@ -127,9 +127,10 @@ def leaderboard_list(
     """Ratings of ``game``, best display rating first (``bots=False``: people only),
     each with its ``rank`` among them: 1 + how many rank strictly higher.
 
-    ``players`` keeps those with a rated match at tables of that many players
-    (``min_matches`` then counts those matches); ``min_matches`` otherwise
-    counts every rated match.
+    ``players`` keeps those with a rated table of that many players
+    (``min_matches`` then counts those tables); ``min_matches`` otherwise
+    counts every rated table: the rating's ``matches``, one a table even for
+    a house bot that held several seats of it (``docs/stats.md``).
     """
     ratings = Rating.objects.filter(game=game).select_related("user")
     if not bots:

@@ -116,9 +116,9 @@ from tests.stats.matches import outcome_forced
 ada = UserFactory(username="PREFIX")
 bot = BotFactory(username="PREFIX-bot")
 matches = [
-    match_play("alager", 8, f"PREFIX-{i}", {"penalty_limit": 1}) for i in range(12)
+    match_play("alager", 8, f"PREFIX-{i}", {"penalty_limit": 1}) for i in range(COUNT)
 ]
-tables = tables_insert(matches, [[ada] + [bot] * 7] * 12, creator=ada)
+tables = tables_insert(matches, [[ada] + [bot] * 7] * COUNT, creator=ada)
 for table_id in tables:
     table_record(table_id=table_id)
 print(json.dumps({"bot": bot.username, "tables": tables}))
@@ -133,7 +133,9 @@ def test_a_bot_in_seven_seats_a_table_lists_its_ten_latest_tables(
     however many seats the bot held: reading a page of 50 seat rows showed
     a bot with seven seats a table only 8 tables."""
     made = json.loads(
-        live_manage(MANY_SEATS.replace("PREFIX", unique_name("many"))).splitlines()[-1]
+        live_manage(
+            MANY_SEATS.replace("PREFIX", unique_name("many")).replace("COUNT", "12")
+        ).splitlines()[-1]
     )
     page = player().page
     page.goto(f"/players/{made['bot']}/")
@@ -143,3 +145,43 @@ def test_a_bot_in_seven_seats_a_table_lists_its_ten_latest_tables(
     assert shown == made["tables"][::-1][:10]
     for text in rows.all_text_contents():
         assert " · places " in text and " of 8 · " in text, text
+
+
+@pytest.mark.timeout(120)
+def test_a_bot_in_seven_seats_a_table_says_what_counts_tables_and_what_seats(
+    player: Any, live_manage: Callable[[str], str]
+) -> None:
+    """The leaderboard and the ratings table showed a bot's rated tables under
+    "Matches", beside statistics whose "Matches" count every seat: 12 beside
+    84 for twelve tables of seven seats. Each figure now says what it counts."""
+    made = json.loads(
+        live_manage(
+            MANY_SEATS.replace("PREFIX", unique_name("label")).replace("COUNT", "12")
+        ).splitlines()[-1]
+    )
+    bot = made["bot"]
+    page = player().page
+    page.goto("/leaderboards/alager/")
+    row = page.locator("#leaderboard tbody tr", has_text=bot)
+    row.wait_for()
+    headers = page.locator("#leaderboard thead th").all_text_contents()
+    assert headers[-1] == "Rated tables", headers
+    assert row.locator("td").last.text_content() == "12"
+    assert "is rated once for it" in page.locator("#leaderboard-tables").text_content()
+
+    page.goto(f"/players/{bot}/")
+    ratings = page.locator("#ratings")
+    ratings.wait_for()
+    assert ratings.locator("thead th").last.text_content() == "Rated tables"
+    assert ratings.locator("tbody td").last.text_content() == "12"
+    figures = page.locator(".game-figures[data-game=alager]")
+    assert figures.locator("[data-figure=matches] .stat").text_content() == "84"
+    assert figures.locator("[data-figure=rated_matches] dd").text_content() == "84"
+    assert "count each seat as a match" in page.locator("#bot-seats").text_content()
+    hint = page.locator(".rating-history[data-game=alager] .hint")
+    hint.wait_for()
+    assert hint.text_content().startswith(
+        "From the starting rating, each point is a rated table, with the place of"
+    ), hint.text_content()
+    axis = page.locator(".rating-history[data-game=alager] svg.chart text")
+    assert "12 tables" in axis.all_text_contents()

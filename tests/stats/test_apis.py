@@ -395,3 +395,36 @@ def test_no_query_string_gets_a_500(api_client, counted, path, params):
     assert response.status_code in (200, 400, 404)
     if response.status_code != 200:
         assert set(response.json()) >= {"code", "message"}
+
+
+def test_a_bots_rating_counts_tables_and_its_statistics_count_seats(
+    api_client, people, bot, finished_table
+):
+    """The one figure that counts a house bot's tables, not its seats: its
+    rating's ``matches`` (one update a table, ``docs/stats.md``), which the
+    leaderboard shows and its filters count, as the pages label it."""
+    (ada,) = people(1)
+    basic = bot("basic")
+    for i in range(2):
+        table_record(
+            table_id=finished_table(
+                "alager",
+                [ada, basic, basic],
+                seed=f"seats-{i}",
+                options={"penalty_limit": 1},
+            )
+        )
+    figures = api_client.get("/api/stats/players/bot-basic/").json()
+    assert figures["ratings"]["alager"]["matches"] == 2
+    assert figures["games"]["alager"]["matches"] == 4
+    assert figures["games"]["alager"]["rated_matches"] == 4
+
+    def shown(query):
+        body = api_client.get(f"/api/stats/leaderboards/alager/?{query}").json()
+        return {e["username"]: e["matches"] for e in body["results"]}
+
+    assert shown("")["bot-basic"] == 2
+    assert "bot-basic" in shown("min_matches=2")
+    assert "bot-basic" not in shown("min_matches=3")
+    assert "bot-basic" in shown("players=3&min_matches=2")
+    assert "bot-basic" not in shown("players=3&min_matches=3")

@@ -208,19 +208,23 @@ function byTable(entries) {
   return tables;
 }
 
-async function historyChart(username, game) {
+// A rating's "matches" are the rated tables it was updated at, once a table
+// (docs/stats.md): a person's matches, a house bot's tables, whose seats its
+// statistics count one by one. The chart of a bot says "table".
+async function historyChart(username, game, bot) {
   const history = byTable(await ratingHistory(username, game));
   if (!history.length) return emptyState("No rated matches yet.");
+  const [unit, units] = bot ? ["table", "tables"] : ["match", "matches"];
   const point = ({ mu, sigma }, label, axis) => ({
     y: mu - 3 * sigma, low: mu - 3 * sigma, high: mu,
     label: `${label}rating ${(mu - 3 * sigma).toFixed(2)} (μ ${mu.toFixed(2)}, σ ${sigma.toFixed(2)})`, axis,
   });
   const points = history.map((entry, i) => point(entry.after, `Table ${entry.table}: ${placesText(entry.places)}, `,
-    entry.matches === 1 ? "first match" : (i === 0 ? `match ${entry.matches}` : `${entry.matches} matches`)));
+    entry.matches === 1 ? `first ${unit}` : (i === 0 ? `${unit} ${entry.matches}` : `${entry.matches} ${units}`)));
   // A history from the first match starts at the rating before it: one
   // match is then a line from the start, not a lone dot in an empty box.
   const fromStart = history[0].matches === 1 && history[0].before;
-  if (fromStart) points.unshift(point(history[0].before, "Before the first match: ", "start"));
+  if (fromStart) points.unshift(point(history[0].before, `Before the first ${unit}: `, "start"));
   return el("div", {},
     lineChart(points, {
       title: `${game} rating history of ${username}`,
@@ -228,10 +232,19 @@ async function historyChart(username, game) {
       ...chartSize(),
       height: narrow() ? 240 : 220,
     }),
-    el("p", { class: "hint" }, (fromStart ? "From the starting rating, each point is a rated match" : "Each point is a rated match")
+    el("p", { class: "hint" }, (fromStart ? `From the starting rating, each point is a rated ${unit}` : `Each point is a rated ${unit}`)
+      + (bot ? ", with the place of every seat the bot held" : "")
       + "; the shaded band reaches up to μ, the skill estimate before the caution margin."
-      + (history[0].matches > 1 ? ` Showing the latest ${history.length} of ${history[history.length - 1].matches}.` : "")));
+      + (history[0].matches > 1
+        ? ` Showing the latest ${history.length} of ${bot ? plural(history[history.length - 1].matches, "rated table") : history[history.length - 1].matches}.`
+        : "")));
 }
+
+// A house bot may hold several seats of one table: its figures count each
+// seat as a match (as docs/stats.md's one rule says), its rating is updated
+// once a table.
+const BOT_SEATS = "A house bot can hold several seats of one table. Its statistics count each seat as a match of its own; "
+  + "its rating is updated once a table, from every seat's place, so its rated tables can be fewer than its rated matches.";
 
 async function profile() {
   const username = main.dataset.username;
@@ -245,17 +258,18 @@ async function profile() {
     parts.push(el("section", { class: "panel" }, el("h2", {}, "Ratings"),
       rated.length
         ? el("table", { class: "scores", id: "ratings" },
-          el("thead", {}, el("tr", {}, ["Game", "Rating", "μ", "σ", "Matches"].map((h) => el("th", {}, h)))),
+          el("thead", {}, el("tr", {}, ["Game", "Rating", "μ", "σ", "Rated tables"].map((h) => el("th", {}, h)))),
           el("tbody", {}, rated.map((game) => el("tr", {},
             el("th", {}, el("a", { href: `/leaderboards/${game}/` }, (catalogue[game] || { title: game }).title)),
             el("td", {}, fmt(ratings[game].display)), el("td", {}, fmt(ratings[game].mu)),
             el("td", {}, fmt(ratings[game].sigma)), el("td", {}, fmt(ratings[game].matches))))))
-        : emptyState("No rated matches yet.")));
+        : emptyState("No rated matches yet."),
+      rated.length && stats.is_bot ? el("p", { class: "hint", id: "bot-seats" }, BOT_SEATS) : null));
     for (const game of rated) {
       const box = el("section", { class: "panel rating-history", dataset: { game } },
         el("h2", {}, `${(catalogue[game] || { title: game }).title} rating history`));
       parts.push(box);
-      historyChart(username, game).then((node) => box.append(node)).catch((err) => box.append(emptyState(err.message)));
+      historyChart(username, game, stats.is_bot).then((node) => box.append(node)).catch((err) => box.append(emptyState(err.message)));
     }
     parts.push(...playerGames(stats, catalogue));
   }
@@ -353,8 +367,10 @@ async function leaderboard() {
   });
   update();
   main.replaceChildren(el("section", { class: "panel" }, scrollBox("Leaderboard", el("table", { class: "scores", id: "leaderboard" },
-    el("thead", {}, el("tr", {}, ["#", "Player", "Rating", "μ", "σ", "Matches"].map((h) => el("th", {}, h)))),
-    body)), shown, more));
+    el("thead", {}, el("tr", {}, ["#", "Player", "Rating", "μ", "σ", "Rated tables"].map((h) => el("th", {}, h)))),
+    body)), shown, more,
+    el("p", { class: "hint", id: "leaderboard-tables" }, "Rated tables: the rated tables a rating was updated at. "
+      + "A house bot holding several seats of one table is rated once for it; its profile's statistics count each seat as a match.")));
 }
 
 async function gameStats() {
