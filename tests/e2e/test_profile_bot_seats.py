@@ -185,3 +185,29 @@ def test_a_bot_in_seven_seats_a_table_says_what_counts_tables_and_what_seats(
     ), hint.text_content()
     axis = page.locator(".rating-history[data-game=alager] svg.chart text")
     assert "12 tables" in axis.all_text_contents()
+
+
+@pytest.mark.timeout(180)
+def test_a_bot_chart_starts_at_a_whole_table(
+    player: Any, live_manage: Callable[[str], str]
+) -> None:
+    """The chart reads the latest 500 history entries, one a seat: 72 tables
+    of seven seats are 504, and the oldest table read had 3 of its 7 seats,
+    charted as "places …" of three. A table cut by the page is left out."""
+    made = json.loads(
+        live_manage(
+            MANY_SEATS.replace("PREFIX", unique_name("cut")).replace("COUNT", "72")
+        ).splitlines()[-1]
+    )
+    page = player().page
+    page.goto(f"/players/{made['bot']}/")
+    chart = page.locator(".rating-history[data-game=alager] svg.chart")
+    chart.wait_for()
+    titles = chart.locator("circle title").all_text_contents()
+    assert len(titles) == 71, len(titles)
+    assert titles[0].startswith(f"Table {made['tables'][1]}: places "), titles[0]
+    for title in titles:
+        places = title.split(": places ")[1].split(", rating")[0]
+        assert places.count(",") == 5 and " and " in places, title
+    hint = page.locator(".rating-history[data-game=alager] .hint").text_content()
+    assert hint.endswith("Showing the latest 71 of 72 rated tables."), hint

@@ -185,7 +185,13 @@ async function readRatingHistory(username, game) {
   if (!first || first.count <= history.length) return history;
   const last = Math.ceil(first.count / HISTORY_POINTS);
   const [before, end] = await Promise.all([maybe(`${base}&page=${last - 1}`), maybe(`${base}&page=${last}`)]);
-  return [...results(before), ...results(end)].slice(-HISTORY_POINTS);
+  const read = [...results(before), ...results(end)];
+  // A house bot's table has an entry per seat: where the latest entries
+  // begin inside a table, that table is left out rather than charted with
+  // only some of its seats.
+  let start = Math.max(0, read.length - HISTORY_POINTS);
+  while (start > 0 && start < read.length && read[start].table === read[start - 1].table) start += 1;
+  return read.slice(start);
 }
 
 // A seat's place, or a house bot's several: "place 2", "places 1, 1 and 3".
