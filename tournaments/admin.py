@@ -150,7 +150,9 @@ class EntryFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
         (and *withdrawn* once the tournament has finished), also on the save:
         a page loaded before posted its edits to them, and they were dropped
         unsaid while the rest saved. A browser posts no unticked box: the
-        page showed *withdrawn* editable when any row posted it.
+        page showed *withdrawn* editable when any row posted it, or when it
+        posted the rows' marker (``WITHDRAWN_SHOWN``): unticking the only
+        ticked box of the page posts no box at all, and was dropped unsaid.
         """
         status = self._status()
         frozen = ENTRY_FROZEN_FIELDS.get(TournamentStatus(status), ())
@@ -161,6 +163,8 @@ class EntryFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
             for form in self.forms
             if form.add_prefix(name) in self.data
         }
+        if "withdrawn" in frozen and self.add_prefix(WITHDRAWN_SHOWN) in self.data:
+            shown.add("withdrawn")
         changed = []
         for form in self.forms:
             entry = form.instance
@@ -324,6 +328,13 @@ ENTRY_FROZEN_FIELDS: dict[TournamentStatus, tuple[str, ...]] = {
 }
 
 
+#: A hidden input the *Entries* rows post (``entries-withdrawn_shown``) while
+#: their *withdrawn* boxes are editable: a browser posts no unticked box, so
+#: without it a page whose every box was unticked looked like one that showed
+#: none, and unticking a withdrawal on it after the finish was dropped unsaid.
+WITHDRAWN_SHOWN = "withdrawn_shown"
+
+
 #: What the *Entries* rows say once players can no longer be entered.
 ENTRIES_CLOSED_NOTES = {
     TournamentStatus.RUNNING: (
@@ -372,9 +383,16 @@ class EntryInline(admin.TabularInline):
     readonly_fields = ("seed_rating", "number")
     #: Why the rows can no longer be added to (or changed); set per page.
     note = ""
+    #: The marker's name when the page shows *withdrawn* editable (see
+    #: ``WITHDRAWN_SHOWN``), else empty; set per page.
+    withdrawn_shown = ""
 
     def get_formset(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
         self.note = entries_note(obj) if obj is not None else ""
+        editable = obj is None or "withdrawn" not in ENTRY_FROZEN_FIELDS.get(
+            TournamentStatus(obj.status), ()
+        )
+        self.withdrawn_shown = WITHDRAWN_SHOWN if editable else ""
         return super().get_formset(request, obj, **kwargs)
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import random
+import re
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any
@@ -544,6 +545,12 @@ def change_form_data(client: Client, url: str) -> dict[str, Any]:
         formset = inline.formset
         for key, value in formset.management_form.initial.items():
             data[f"{formset.prefix}-{key}"] = value
+        # The inline's own hidden inputs (which row fields the page shows).
+        for key, value in re.findall(
+            rf'<input type="hidden" name="({formset.prefix}-[a-z_]+)" value="([^"]*)"',
+            page.content.decode(),
+        ):
+            data.setdefault(key, value)
         for sub in formset.forms:
             for name in sub.fields:
                 value = sub.instance.pk if name == "id" else sub.initial.get(name)
@@ -769,6 +776,45 @@ def test_a_finished_tournaments_entries_do_not_change(staff: Client) -> None:
     assert "nothing was saved" in errors[0]
     assert snapshot(tournament) == before
     assert not tournament.entries.filter(withdrawn=True).exists()
+
+
+def test_unticking_the_only_withdrawal_on_a_page_of_before_the_finish_is_refused(
+    staff: Client,
+) -> None:
+    """The page was loaded while the event ran, one player withdrawn; it
+    finished before the save. Unticking that player's *withdrawn* leaves no
+    row posting the box (a browser posts no unticked box), and the untick was
+    dropped without a word while the rest saved: it is refused, naming the
+    entry, and nothing is saved."""
+    tournament = alkort_duel()
+    services.round_seat(tournament_id=tournament.pk)
+    entry = tournament.entries.order_by("pk").first()
+    assert entry is not None
+    Entry.objects.filter(pk=entry.pk).update(withdrawn=True)
+    url = f"{CHANGELIST}{tournament.pk}/change/"
+    page = staff.get(url)
+    data = change_form_data(staff, url)
+    index = next(
+        k.split("-")[1] for k, v in data.items() if k.endswith("-id") and v == entry.pk
+    )
+    # The page says it showed the boxes, whichever are ticked.
+    assert 'name="entries-withdrawn_shown"' in page.content.decode()
+    del data[f"entries-{index}-withdrawn"]
+    assert not any(key.endswith("-withdrawn") for key in data)
+    Tournament.objects.filter(pk=tournament.pk).update(status=TournamentStatus.FINISHED)
+    before = snapshot(tournament)
+    data["name"] = "Duels renamed"
+    response = staff.post(url, data)
+    assert response.status_code == 200
+    errors = response.context["inline_admin_formsets"][0].formset.non_form_errors()
+    assert errors == [
+        "This page was loaded before the tournament was finished: the withdrawal "
+        f"of {entry.player} can no longer change, so nothing was saved. Reload "
+        "the page to see the entries as they are now."
+    ]
+    assert snapshot(tournament) == before
+    assert tournament.name == "Duels"
+    assert tournament.entries.get(pk=entry.pk).withdrawn
 
 
 def test_adding_a_tournament_validates_it_against_the_rules(staff: Client) -> None:
