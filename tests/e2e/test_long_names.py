@@ -8,6 +8,7 @@ tournament pages).
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Callable
 from typing import Any
@@ -22,6 +23,7 @@ from tests.e2e.layout import TURN_BAR
 WIDTH = 390
 
 SET_UP = """
+import base64
 import json
 from tests.tournaments.factories import TournamentFactory
 from tournaments import services
@@ -329,6 +331,7 @@ def test_a_long_name_on_the_board_is_cut_not_wrapped(player: Any, width: int) ->
 # A person with the longest name, rated at Alkort, playing the first round
 # of a running tournament.
 RANKED = """
+import base64
 import json
 from stats.services import table_record
 from stats.simulate import match_play, tables_insert
@@ -399,6 +402,7 @@ def test_a_long_name_leaves_the_leaderboard_and_standings_their_columns(
 
 # A finished two-player Alkort match of a person with the longest name.
 FINISHED = """
+import base64
 import json
 from stats.simulate import match_play, tables_insert
 from tests.accounts.factories import UserFactory
@@ -477,3 +481,114 @@ def test_an_ordinary_name_shows_whole_in_the_last_deal_on_a_phone(player: Any) -
     page = player(width=WIDTH, height=844).page
     page.goto("/")
     assert page.evaluate(SIDE_DEAL_NAME, "qala2p11659")
+
+
+# Names cut at every width from 20 to 160 px, as a seat's label (the seats, the
+# score tables, the leaderboard, the standings) and as a name in a sentence (the
+# turn bar, the log): each cut one's box, relative to the probe's.
+CUT_NAMES = """async (names) => {
+  const { seatLabel, withNames, marked } = await import('/static/web/js/games/common.js');
+  const probe = document.createElement('div');
+  probe.id = 'cut-probe';
+  // Black on white and no underline, so the letters' ink is easy to find.
+  probe.style.cssText = 'background: #fff; color: #000; padding: 4px; width: max-content';
+  const style = document.createElement('style');
+  style.textContent = '#cut-probe a { color: #000; text-decoration: none; }';
+  probe.append(style);
+  document.querySelector('main').prepend(probe);
+  const rows = [];
+  for (const name of names) {
+    for (let width = 20; width <= 160; width += 3) {
+      for (const kind of ['label', 'sentence']) {
+        const row = document.createElement('div');
+        let cut;
+        if (kind === 'label') {
+          const label = seatLabel(name, 'a', { href: '#' });
+          label.style.maxWidth = `${width}px`;
+          row.append(label);
+          cut = label.querySelector('.seat-name');
+        } else {
+          row.append(...withNames(`${marked({ names: () => name }).names(0)} to play`));
+          cut = row.querySelector('.name-cut');
+          cut.style.maxWidth = `${width}px`;
+        }
+        probe.append(row);
+        if (cut.scrollWidth <= cut.clientWidth) row.remove();
+        else rows.push({ name, width, kind, cut, text: row.textContent });
+      }
+    }
+  }
+  const origin = probe.getBoundingClientRect();
+  return rows.map(({ cut, ...row }) => {
+    const box = cut.getBoundingClientRect();
+    return { ...row, left: box.left - origin.left, top: box.top - origin.top,
+      right: box.right - origin.left, bottom: box.bottom - origin.top };
+  });
+}"""
+
+# The probe's screenshot, read back through a canvas: in each cut name's box,
+# the runs of columns with ink. The ellipsis is the last three (its dots); the
+# gap before it is the blank between the last letter and its first dot.
+ELLIPSIS_GAPS = """async ([png, rows]) => {
+  const image = new Image();
+  image.src = `data:image/png;base64,${png}`;
+  await image.decode();
+  const canvas = document.createElement('canvas');
+  canvas.width = image.width;
+  canvas.height = image.height;
+  const context = canvas.getContext('2d');
+  context.drawImage(image, 0, 0);
+  const pixels = context.getImageData(0, 0, image.width, image.height).data;
+  const scale = window.devicePixelRatio;
+  return rows.map((row) => {
+    const runs = [];
+    for (let x = Math.floor(row.left * scale); x < Math.ceil(row.right * scale); x++) {
+      let ink = false;
+      for (let y = Math.ceil(row.top * scale); y < Math.floor(row.bottom * scale) && !ink; y++) {
+        const at = (y * image.width + x) * 4;
+        ink = (pixels[at] + pixels[at + 1] + pixels[at + 2]) / 3 < 160;
+      }
+      if (!ink) continue;
+      const last = runs[runs.length - 1];
+      if (last && last[1] === x) last[1] = x + 1;
+      else runs.push([x, x + 1]);
+    }
+    const n = runs.length;
+    return { name: row.name, width: row.width, kind: row.kind, text: row.text,
+      before: n >= 4 ? (runs[n - 3][0] - runs[n - 4][1]) / scale : null,
+      dots: n >= 4 ? (runs[n - 2][0] - runs[n - 3][1]) / scale : null };
+  });
+}"""
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("width", [WIDTH, 1440])
+def test_a_cut_name_ends_with_its_ellipsis_right_after_a_letter(
+    player: Any, width: int
+) -> None:
+    """A name with a space in it (a bot's "random bot 2", a partnership's
+    "North–South (your side)") cut just after the space showed "random …":
+    a blank a space wide between the word and the ellipsis. The ellipsis
+    follows a letter, as close as its own dots are to each other, at every
+    width; the text a screen reader reads keeps the name whole."""
+    page = player(width=width, height=900).page
+    page.goto("/")
+    names = ["random bot 2", "North–South (your side)", "qala2p11659", "W" * 40]
+    rows = page.evaluate(CUT_NAMES, names)
+    assert {row["name"] for row in rows} == set(names)
+    png = base64.b64encode(page.locator("#cut-probe").screenshot()).decode()
+    cuts = page.evaluate(ELLIPSIS_GAPS, [png, rows])
+    shown = [cut for cut in cuts if cut["before"] is not None]
+    assert len(shown) > len(cuts) / 2, cuts
+    # A letter's own blank beside the ellipsis is 1 to 4 px; a space's is 8.
+    gaps = [cut for cut in shown if cut["before"] > cut["dots"] + 2]
+    assert not gaps, gaps
+    for cut in cuts:
+        whole = cut["name"] if cut["kind"] == "label" else f"{cut['name']} to play"
+        assert cut["text"] == whole, cut
+    # Nor does a screen reader hear the words apart or run together.
+    page.evaluate(
+        """() => { const link = document.querySelector('#cut-probe a[title="random bot 2"]');
+          link.id = 'cut-link'; }"""
+    )
+    expect(page.locator("#cut-link")).to_have_accessible_name("random bot 2")

@@ -73,6 +73,17 @@ export function faceDownRow(count, className = "cards-row small") {
 
 const YOU = " (you)";
 
+// A name's text as a cut box shows it: its first word as text, each word after
+// it (with the space before it) a box of its own. The ellipsis cuts text
+// letter by letter but hides such a box whole, so it never lands just after a
+// space: "random bot 2" was cut to "random …", a gap between the word and the
+// ellipsis; it is "random…" now. A name of one word (every username) is cut
+// letter by letter as before.
+function nameWords(name) {
+  const [first, ...rest] = name.split(/(?<! )(?= )/);
+  return [first, ...rest.map((word) => el("span", { class: "name-word" }, word))];
+}
+
 // A seat's name as its header shows it: on one line, a name too long for its
 // box cut with an ellipsis (CSS), the whole name in the title (a pointer's
 // tooltip) and still in the text a screen reader reads. A trailing " (you)"
@@ -81,7 +92,7 @@ export function seatLabel(name, tag = "span", attrs = {}) {
   const you = name.endsWith(YOU);
   const own = you ? name.slice(0, -YOU.length) : name;
   return el(tag, { ...attrs, class: `seat-label${attrs.class ? ` ${attrs.class}` : ""}`, title: name },
-    el("span", { class: "seat-name" }, own),
+    el("span", { class: "seat-name" }, nameWords(own)),
     you ? el("span", { class: "seat-you" }, YOU) : null);
 }
 
@@ -110,7 +121,7 @@ export function withNames(text) {
     // As on the board, a trailing " (you)" is never cut.
     const name = match[1];
     const you = name.endsWith(YOU);
-    parts.push(el("span", { class: "name-cut", title: name }, you ? name.slice(0, -YOU.length) : name));
+    parts.push(el("span", { class: "name-cut", title: name }, nameWords(you ? name.slice(0, -YOU.length) : name)));
     if (you) parts.push(YOU);
     last = match.index + match[0].length;
   }
