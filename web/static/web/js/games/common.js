@@ -78,7 +78,9 @@ const YOU = " (you)";
 // letter by letter but hides such a box whole, so it never lands just after a
 // space: "random bot 2" was cut to "random …", a gap between the word and the
 // ellipsis; it is "random…" now. A name of one word (every username) is cut
-// letter by letter as before.
+// letter by letter as before. Only for a seat's label, which ends where the
+// name does: in a sentence (withNames) the hidden word's blank would stand
+// between the "…" and the rest of the line, wider than the space it saves.
 function nameWords(name) {
   const [first, ...rest] = name.split(/(?<! )(?= )/);
   return [first, ...rest.map((word) => el("span", { class: "name-word" }, word))];
@@ -121,7 +123,7 @@ export function withNames(text) {
     // As on the board, a trailing " (you)" is never cut.
     const name = match[1];
     const you = name.endsWith(YOU);
-    parts.push(el("span", { class: "name-cut", title: name }, nameWords(you ? name.slice(0, -YOU.length) : name)));
+    parts.push(el("span", { class: "name-cut", title: name }, you ? name.slice(0, -YOU.length) : name));
     if (you) parts.push(YOU);
     last = match.index + match[0].length;
   }
