@@ -11,6 +11,9 @@ being superusers) see who is staff, a superuser, in which groups and with
 which permissions, but cannot change it, cannot change or delete another
 staff or superuser account, and cannot change groups. Otherwise the change
 permission on people or groups would let them make themselves superusers.
+Turning a person into a bot, or a bot into a person (``is_bot``,
+``bot_level``), is for superusers as well: the server plays a bot's seats and
+refuses its log-ins, so it would take a player's seats and account away.
 
 Logins are for superusers to give too: only a superuser sets (or removes)
 another person's password. Other staff change their own on their own page;
@@ -50,6 +53,10 @@ from config.admin import GuardedModelAdmin
 TOKEN_PREFIX_LENGTH = 6
 #: What only a superuser may change on a person's page.
 RIGHTS_FIELDS = ("is_staff", "is_superuser", "groups", "user_permissions")
+#: Whether the server plays the account, and how: a person made a bot has
+#: their seats played by the server and their log-ins refused, and a house
+#: bot made a person is no longer found by the tables. Superusers only too.
+BOT_FIELDS = ("is_bot", "bot_level")
 
 
 def _is_superuser(request: HttpRequest) -> bool:
@@ -98,7 +105,8 @@ class UserAdmin(GuardedModelAdmin, DjangoUserAdmin):
         fields = tuple(super().get_readonly_fields(request, obj))
         if _is_superuser(request):
             return fields
-        return fields + tuple(f for f in RIGHTS_FIELDS if f not in fields)
+        guarded = RIGHTS_FIELDS + BOT_FIELDS
+        return fields + tuple(f for f in guarded if f not in fields)
 
     def _may_manage(self, request: HttpRequest, obj: Any) -> bool:
         """A superuser manages anyone; other staff, people without rights and

@@ -411,3 +411,44 @@ def test_the_accounts_api_acts_on_the_caller_only(client: Client) -> None:
     assert User.objects.get(pk=ada.pk).check_password(PASSWORD)
     assert token.status_code == 400
     assert "token" not in token.json()
+
+
+# --- only a superuser turns a person into a bot, or a bot into a person ------
+
+
+def test_staff_cannot_make_a_person_a_bot_or_a_bot_a_person(client: Client) -> None:
+    """A person made a bot has their seats played by the server and their
+    log-ins refused; a bot made a person is no longer found by the tables."""
+    _people_manager(client)
+    ada = UserFactory(username="ada")
+    bot = BotFactory(bot_level="strong")
+
+    page = client.get(f"/admin/accounts/user/{ada.pk}/change/")
+    to_bot = _change_form_data(client, ada)
+    to_bot.update(is_bot="on", bot_level="basic", email="ada@example.com")
+    answer = client.post(f"/admin/accounts/user/{ada.pk}/change/", to_bot)
+    to_person = _change_form_data(client, bot)
+    to_person.pop("is_bot", None)
+    to_person.update(bot_level="", email="bot@example.com")
+    other_answer = client.post(f"/admin/accounts/user/{bot.pk}/change/", to_person)
+
+    assert (answer.status_code, other_answer.status_code) == (302, 302)
+    ada.refresh_from_db()
+    bot.refresh_from_db()
+    assert ada.email == "ada@example.com"  # the rest of the page still saves
+    assert (ada.is_bot, ada.bot_level) == (False, None)
+    assert (bot.is_bot, bot.bot_level) == (True, "strong")
+    assert 'name="is_bot"' not in page.content.decode()  # shown read only
+    assert 'name="bot_level"' not in page.content.decode()
+
+
+def test_superusers_still_make_a_bot(admin_client: Client) -> None:
+    ada = UserFactory(username="ada")
+    data = _change_form_data(admin_client, ada)
+    data.update(is_bot="on", bot_level="basic")
+
+    response = admin_client.post(f"/admin/accounts/user/{ada.pk}/change/", data)
+
+    assert response.status_code == 302
+    ada.refresh_from_db()
+    assert (ada.is_bot, ada.bot_level) == (True, "basic")
