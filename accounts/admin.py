@@ -35,6 +35,7 @@ from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import GroupAdmin as DjangoGroupAdmin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.forms import (
+    AdminPasswordChangeForm,
     ReadOnlyPasswordHashField,
     ReadOnlyPasswordHashWidget,
     UserChangeForm,
@@ -48,6 +49,7 @@ from rest_framework.authtoken.admin import TokenAdmin as DrfTokenAdmin
 from rest_framework.authtoken.models import TokenProxy
 
 from accounts.models import User
+from accounts.services import password_set
 from config.admin import GuardedModelAdmin
 
 TOKEN_PREFIX_LENGTH = 6
@@ -90,11 +92,26 @@ class OthersUserChangeForm(UserChangeForm):
             self.fields["password"].help_text = OTHERS_PASSWORD_HELP
 
 
+class PasswordSetForm(AdminPasswordChangeForm):
+    """The person's password page: the password is set (or removed) the way
+    the API's password change sets it, ending the person's sessions, API
+    token and live sockets (``accounts.services.password_set``)."""
+
+    def save(self, commit: bool = True) -> Any:
+        if not commit:
+            return super().save(commit=False)
+        usable = self.cleaned_data["set_usable_password"]
+        new_password = self.cleaned_data["password1"] if usable else None
+        self.user = password_set(user=self.user, new_password=new_password)
+        return self.user
+
+
 @admin.register(User)
 class UserAdmin(GuardedModelAdmin, DjangoUserAdmin):
     """Django's user admin plus the bot fields."""
 
     list_display = ("username", "email", "is_staff", "is_bot", "bot_level")
+    change_password_form = PasswordSetForm
     list_filter = ("is_staff", "is_superuser", "is_active", "is_bot", "bot_level")
     fieldsets = (
         *(DjangoUserAdmin.fieldsets or ()),

@@ -188,7 +188,31 @@ def password_change(*, user: User, old_password: str, new_password: str) -> User
         password_validation.validate_password(new_password, user=user)
     except ValidationError as exc:
         raise ValidationError({"new_password": exc.messages}) from exc
-    user.set_password(new_password)
+    return _password_replace(user, new_password)
+
+
+@transaction.atomic
+def password_set(*, user: User, new_password: str | None) -> User:
+    """Set a person's password without their current one, as the admin does.
+
+    ``None`` removes it (no log-in with a password at all). It ends what the
+    old password opened, as ``password_change`` does: every browser session,
+    the API token and the person's open live sockets. The caller has checked
+    who may do it and run the password validators (the admin's forms).
+    Returns the updated user.
+    """
+    # The row is locked as in password_change, for the same reason.
+    user = User.objects.select_for_update(no_key=True).get(pk=user.pk)
+    return _password_replace(user, new_password)
+
+
+def _password_replace(user: User, new_password: str | None) -> User:
+    """Give ``user`` (its row locked) ``new_password`` (``None``: none) and
+    revoke the old one's sessions, token and sockets, once committed."""
+    if new_password is None:
+        user.set_unusable_password()
+    else:
+        user.set_password(new_password)
     user.save(update_fields=["password"])
     Token.objects.filter(user=user).delete()
     credentials_revoked_on_commit(user.pk, sessions=True)

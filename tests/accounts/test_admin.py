@@ -452,3 +452,38 @@ def test_superusers_still_make_a_bot(admin_client: Client) -> None:
     assert response.status_code == 302
     ada.refresh_from_db()
     assert (ada.is_bot, ada.bot_level) == (True, "basic")
+
+
+# --- a password set in the admin ends what the old one opened -----------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"password1": NEW_SECRET, "password2": NEW_SECRET, "usable_password": "true"},
+        {"usable_password": "false", "unset-password": "1"},
+    ],
+    ids=["set", "removed"],
+)
+def test_a_password_set_in_the_admin_revokes_the_token_and_sessions(
+    admin_client: Client, body: dict[str, str]
+) -> None:
+    """As the API's password change does (docs/security.md): a superuser
+    setting a password after a leak must lock the leaked token out too."""
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    ada = UserFactory(username="ada")
+    token = token_get_or_create(user=ada)
+    browser = Client()
+    browser.force_login(ada)
+
+    response = admin_client.post(f"/admin/accounts/user/{ada.pk}/password/", body)
+
+    assert response.status_code == 302
+    assert not Token.objects.filter(user=ada).exists()
+    program = APIClient()
+    program.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert program.get("/api/accounts/me/").status_code == 401
+    assert browser.get("/api/accounts/me/").status_code in (401, 403)
+    assert admin_client.get("/admin/").status_code == 200  # the superuser's stands

@@ -108,6 +108,40 @@ def test_changing_the_password_closes_every_socket_of_the_person() -> None:
     assert here.get("/api/accounts/me/").json()["username"] == ada.username
 
 
+def test_a_password_set_in_the_admin_closes_every_socket_of_the_person() -> None:
+    """The admin's password page ends what the API's password change ends."""
+    ada, bo = UserFactory(), UserFactory()
+    table = table_started(seating=[ada, bo])
+    token = token_for(ada)
+    session = browser(ada).cookies["sessionid"].value
+    superuser = browser(UserFactory(is_staff=True, is_superuser=True))
+    others = token_for(bo)
+
+    async def go() -> None:
+        async with (
+            Socket(table.pk, token) as program,
+            SessionSocket(table.pk, session) as tab,
+            Socket(table.pk, others) as other,
+        ):
+            for socket in (program, tab, other):
+                await socket.next("state")
+            answer = await database_sync_to_async(superuser.post)(
+                f"/admin/accounts/user/{ada.pk}/password/",
+                {
+                    "password1": NEW_PASSWORD,
+                    "password2": NEW_PASSWORD,
+                    "usable_password": "true",
+                },
+            )
+            assert answer.status_code == 302
+            assert await closed_with(program) == 4401
+            assert await closed_with(tab) == 4401
+            await other.send({"type": "ping"})  # someone else's stays open
+            assert (await other.next("pong")) == {"type": "pong"}
+
+    run(go)
+
+
 def test_deactivating_an_account_closes_its_sockets() -> None:
     ada, bo = UserFactory(), UserFactory()
     table = table_started(seating=[ada, bo])
