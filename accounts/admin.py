@@ -16,14 +16,21 @@ Turning a person into a bot, or a bot into a person (``is_bot``,
 refuses its log-ins, so it would take a player's seats and account away.
 
 Logins are for superusers to give too: only a superuser sets (or removes)
-another person's password. Other staff change their own on their own page;
-another person's page shows them the password's summary without the button
+another person's password (``accounts.services.password_set``, which also
+ends the person's sessions, API token and live sockets, as the API's password
+change does). Other staff change only their own; another person's page shows
+them the password's summary without the button
 to the password page, and that page refuses them (403). Otherwise the change
 permission on people would let an organiser set a player's password, log in
 as them and play their seats. Nothing else here gives a login for another
 account: the add form makes a new account (never an existing one, in any
 case of its name), the only action on people is deleting them, the token list
 is for superusers, and the accounts API acts on the caller's own account.
+
+One's own password, superusers' included, is changed with the current one:
+one's own page leads to the admin's "Change password" page
+(``accounts.admin_site``), and the password page, which asks for no current
+password, sends one there for one's own account.
 """
 
 import contextlib
@@ -42,7 +49,8 @@ from django.contrib.auth.forms import (
 )
 from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.urls import reverse
 from django.utils.decorators import method_decorator
 from django.views.decorators.debug import sensitive_post_parameters
 from rest_framework.authtoken.admin import TokenAdmin as DrfTokenAdmin
@@ -77,6 +85,37 @@ class PasswordSummaryWidget(ReadOnlyPasswordHashWidget):
     """The password's summary, without the button to the password page."""
 
     template_name = "accounts/widgets/password_summary.html"
+
+
+OWN_PASSWORD_HELP = (
+    "Change your password on the admin's \u201cChange password\u201d page, "
+    "which asks for your current one."
+)
+
+
+class OwnPasswordSummaryWidget(ReadOnlyPasswordHashWidget):
+    """The password's summary, with a button to the admin's "Change
+    password" page (the current password first), not to the person page's
+    password page."""
+
+    def get_context(self, name: str, value: Any, attrs: Any) -> dict[str, Any]:
+        context = super().get_context(name, value, attrs)
+        context["password_url"] = reverse("admin:password_change")
+        context["button_label"] = "Change password"
+        return context
+
+
+class OwnUserChangeForm(UserChangeForm):
+    """One's own page."""
+
+    password = ReadOnlyPasswordHashField(
+        label="Password", widget=OwnPasswordSummaryWidget, help_text=OWN_PASSWORD_HELP
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if "password" in self.fields:  # Django's words lead to the password page
+            self.fields["password"].help_text = OWN_PASSWORD_HELP
 
 
 class OthersUserChangeForm(UserChangeForm):
@@ -139,7 +178,9 @@ class UserAdmin(GuardedModelAdmin, DjangoUserAdmin):
     def get_form(
         self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
     ) -> Any:
-        if obj is not None and not _may_set_password(request, obj):
+        if obj is not None and obj.pk == request.user.pk:
+            kwargs.setdefault("form", OwnUserChangeForm)
+        elif obj is not None and not _may_set_password(request, obj):
             kwargs.setdefault("form", OthersUserChangeForm)
         return super().get_form(request, obj, change=change, **kwargs)
 
@@ -147,9 +188,17 @@ class UserAdmin(GuardedModelAdmin, DjangoUserAdmin):
     def user_change_password(
         self, request: HttpRequest, id: str, form_url: str = ""
     ) -> HttpResponse:
-        """Django's password page, for a superuser or the account's owner:
-        a password set by someone else is a login to that account."""
+        """Django's password page, for a superuser setting another person's
+        password: a password set by someone else is a login to that account.
+
+        It asks for no current password, so one's own is changed on the
+        admin's "Change password" page instead (whatever was posted here is
+        not applied): a session left open is no way to take the account."""
         user = self.get_object(request, unquote(id))
+        if user is not None and user.pk == request.user.pk:
+            return HttpResponseRedirect(
+                reverse("admin:password_change", current_app=self.admin_site.name)
+            )
         if user is not None and not _may_set_password(request, user):
             raise PermissionDenied
         return super().user_change_password(request, id, form_url)

@@ -45,7 +45,7 @@ CSRF_TRUSTED_ORIGINS: list[str] = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 INSTALLED_APPS = [
     # First, so that ``manage.py runserver`` serves the ASGI app (WebSockets too).
     "daphne",
-    "django.contrib.admin",
+    "config.apps.AdminConfig",  # django.contrib.admin on our site
     # Before django.contrib.auth, so that its changepassword command (the name
     # in any case, as on the site) is the one manage.py runs.
     "accounts",

@@ -239,6 +239,7 @@ def test_superusers_still_manage_rights(admin_client: Client) -> None:
 
 NEW_SECRET = "a brand new secret 42"
 PASSWORD_PAGE_LINK = 'href="../password/"'
+OWN_PASSWORD_LINK = 'href="/admin/password_change/"'
 
 
 def test_staff_cannot_set_or_remove_a_players_password(client: Client) -> None:
@@ -295,19 +296,7 @@ def test_staff_see_no_way_to_another_persons_password_page(
         if target is not admin_user:  # a read-only page shows no help texts
             assert "Only a superuser may set another person" in text
     own = client.get(f"/admin/accounts/user/{staff.pk}/change/").content.decode()
-    assert PASSWORD_PAGE_LINK in own
-
-
-def test_staff_still_change_their_own_password(client: Client) -> None:
-    staff = _people_manager(client)
-
-    response = client.post(
-        f"/admin/accounts/user/{staff.pk}/password/",
-        {"password1": NEW_SECRET, "password2": NEW_SECRET, "usable_password": "true"},
-    )
-
-    assert response.status_code == 302
-    assert User.objects.get(pk=staff.pk).check_password(NEW_SECRET)
+    assert OWN_PASSWORD_LINK in own and PASSWORD_PAGE_LINK not in own
 
 
 def test_superusers_still_set_a_players_password(admin_client: Client) -> None:
@@ -487,3 +476,75 @@ def test_a_password_set_in_the_admin_revokes_the_token_and_sessions(
     assert program.get("/api/accounts/me/").status_code == 401
     assert browser.get("/api/accounts/me/").status_code in (401, 403)
     assert admin_client.get("/admin/").status_code == 200  # the superuser's stands
+
+
+# --- one's own password is changed with the current one -----------------------
+
+
+@pytest.mark.parametrize("superuser", [False, True], ids=["staff", "superuser"])
+def test_ones_own_password_page_asks_for_the_current_password(
+    client: Client, superuser: bool
+) -> None:
+    """The person page's password page sets a password without the current
+    one: for one's own account, a session left open (a shared machine, a
+    stolen cookie) would be enough to take the account for good. It sends
+    everyone to the admin's "Change password" page, which asks for it."""
+    staff = _people_manager(client)
+    staff.set_password(PASSWORD)
+    staff.is_superuser = superuser
+    staff.save()
+    client.force_login(staff)
+
+    page = client.get(f"/admin/accounts/user/{staff.pk}/password/")
+    posted = client.post(
+        f"/admin/accounts/user/{staff.pk}/password/",
+        {"password1": NEW_SECRET, "password2": NEW_SECRET, "usable_password": "true"},
+    )
+    removed = client.post(
+        f"/admin/accounts/user/{staff.pk}/password/",
+        {"usable_password": "false", "unset-password": "1"},
+    )
+    own = client.get(f"/admin/accounts/user/{staff.pk}/change/").content.decode()
+
+    for response in (page, posted, removed):
+        assert response.status_code == 302
+        assert response["Location"] == "/admin/password_change/"
+    assert User.objects.get(pk=staff.pk).check_password(PASSWORD)
+    assert OWN_PASSWORD_LINK in own and PASSWORD_PAGE_LINK not in own
+
+
+def test_staff_change_their_own_password_with_the_current_one(client: Client) -> None:
+    from rest_framework.authtoken.models import Token
+
+    staff = _people_manager(client)
+    staff.set_password(PASSWORD)
+    staff.save()
+    client.force_login(staff)
+    token_get_or_create(user=staff)
+    elsewhere = Client()
+    elsewhere.force_login(staff)
+
+    def change(old: str) -> Any:
+        return client.post(
+            "/admin/password_change/",
+            {
+                "old_password": old,
+                "new_password1": NEW_SECRET,
+                "new_password2": NEW_SECRET,
+            },
+        )
+
+    wrong = change("not the current one")
+    assert wrong.status_code == 200  # the form again
+    assert User.objects.get(pk=staff.pk).check_password(PASSWORD)
+    assert Token.objects.filter(user=staff).exists()
+
+    right = change(PASSWORD)
+
+    assert right.status_code == 302
+    assert User.objects.get(pk=staff.pk).check_password(NEW_SECRET)
+    # As the API's password change: the token and other sessions end, this
+    # session stands.
+    assert not Token.objects.filter(user=staff).exists()
+    assert elsewhere.get("/api/accounts/me/").status_code in (401, 403)
+    assert client.get("/admin/").status_code == 200

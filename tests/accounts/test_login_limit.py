@@ -148,3 +148,34 @@ def test_guessing_the_current_password_on_a_password_change_is_limited() -> None
     assert refused.status_code == 429
     assert refused.json()["code"] == "throttled"
     assert User.objects.get(pk=ada.pk).check_password(PASSWORD)
+
+
+def test_guessing_the_current_password_on_the_admins_change_page_is_limited(
+    client: Client,
+) -> None:
+    """The admin's "Change password" page asks for the current password as
+    the API does, and counts wrong ones the same."""
+    from accounts.models import User
+
+    staff = UserFactory(username="organiser", is_staff=True)
+    staff.set_password(PASSWORD)
+    staff.save()
+    client.force_login(staff)
+
+    def change(old: str) -> Any:
+        return client.post(
+            "/admin/password_change/",
+            {
+                "old_password": old,
+                "new_password1": "another long secret 77",
+                "new_password2": "another long secret 77",
+            },
+        )
+
+    for n in range(login_limit.FAILURES_ALLOWED):
+        assert change(f"wrong guess {n}").status_code == 200
+    refused = change(PASSWORD)
+
+    assert refused.status_code == 200  # the form again, with the refusal
+    assert "Too many wrong passwords" in refused.content.decode()
+    assert User.objects.get(pk=staff.pk).check_password(PASSWORD)

@@ -142,6 +142,40 @@ def test_a_password_set_in_the_admin_closes_every_socket_of_the_person() -> None
     run(go)
 
 
+def test_changing_ones_password_in_the_admin_closes_ones_sockets() -> None:
+    """The admin's "Change password" page ends what the API's ends; the
+    browser changing it stays logged in."""
+    ada, bo = UserFactory(is_staff=True), UserFactory()
+    table = table_started(seating=[ada, bo])
+    token = token_for(ada)
+    elsewhere = browser(ada)
+    session = elsewhere.cookies["sessionid"].value
+    here = browser(ada)
+
+    async def go() -> None:
+        async with (
+            Socket(table.pk, token) as program,
+            SessionSocket(table.pk, session) as tab,
+        ):
+            for socket in (program, tab):
+                await socket.next("state")
+            answer = await database_sync_to_async(here.post)(
+                "/admin/password_change/",
+                {
+                    "old_password": PASSWORD,
+                    "new_password1": NEW_PASSWORD,
+                    "new_password2": NEW_PASSWORD,
+                },
+            )
+            assert answer.status_code == 302
+            assert await closed_with(program) == 4401
+            assert await closed_with(tab) == 4401
+
+    run(go)
+    assert elsewhere.get("/api/accounts/me/").status_code in (401, 403)
+    assert here.get("/api/accounts/me/").json()["username"] == ada.username
+
+
 def test_deactivating_an_account_closes_its_sockets() -> None:
     ada, bo = UserFactory(), UserFactory()
     table = table_started(seating=[ada, bo])
