@@ -12,7 +12,7 @@ the answers a seat's commands got (its own view, its hand).
 of them, for every user, superusers included, whatever the table's status: a
 changelist filter spans every table at once, so no status can be checked per
 row. Each admin that can reach these models (directly or through a relation)
-subclasses it; ``tests/config/test_admin_secrets.py`` walks every registered
+subclasses it; ``tests/config/test_admin.py`` walks every registered
 admin with forbidden lookups to hold that true.
 """
 
