@@ -214,9 +214,22 @@ def _password_replace(user: User, new_password: str | None) -> User:
     else:
         user.set_password(new_password)
     user.save(update_fields=["password"])
+    _old_credentials_revoked(user)
+    return user
+
+
+@transaction.atomic
+def credentials_revoke(*, user: User) -> None:
+    """End what a password just changed elsewhere had opened (``manage.py
+    changepassword``, which sets it through Django's own command): the API
+    token, and, once committed, the person's other browser sessions and open
+    live sockets, as ``password_change`` and ``password_set`` do."""
+    _old_credentials_revoked(user)
+
+
+def _old_credentials_revoked(user: User) -> None:
     Token.objects.filter(user=user).delete()
     credentials_revoked_on_commit(user.pk, sessions=True)
-    return user
 
 
 def token_revoke(*, user: User) -> bool:

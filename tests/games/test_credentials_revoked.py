@@ -5,12 +5,16 @@ next HTTP request."""
 
 from __future__ import annotations
 
+from io import StringIO
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.contrib.auth.management.commands import changepassword
+from django.core.management import call_command
 from django.test import Client
+from rest_framework.authtoken.models import Token
 
 from accounts.models import User
 from config.asgi import application
@@ -140,6 +144,39 @@ def test_a_password_set_in_the_admin_closes_every_socket_of_the_person() -> None
             assert (await other.next("pong")) == {"type": "pong"}
 
     run(go)
+
+
+def test_a_password_set_with_manage_py_changepassword_ends_the_token_and_sockets(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An operator resetting a leaked password from the shell ends what the
+    old one opened, as the API and the admin do: a stolen token stopped
+    neither at its next request nor on its open socket before."""
+    ada = UserFactory()
+    table = table_started(seating=[ada, UserFactory()])
+    token = token_for(ada)
+    session = browser(ada).cookies["sessionid"].value
+    monkeypatch.setattr(
+        changepassword.getpass, "getpass", lambda prompt="": NEW_PASSWORD
+    )
+
+    async def go() -> None:
+        async with (
+            Socket(table.pk, token) as program,
+            SessionSocket(table.pk, session) as tab,
+        ):
+            for socket in (program, tab):
+                await socket.next("state")
+            await database_sync_to_async(call_command)(
+                "changepassword", ada.username, stdout=StringIO()
+            )
+            assert await closed_with(program) == 4401
+            assert await closed_with(tab) == 4401
+
+    run(go)
+    assert not Token.objects.filter(user=ada).exists()
+    ada.refresh_from_db()
+    assert ada.check_password(NEW_PASSWORD)
 
 
 def test_changing_ones_password_in_the_admin_closes_ones_sockets() -> None:
