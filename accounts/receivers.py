@@ -50,9 +50,13 @@ def user_saved(
     update_fields: frozenset[str] | None = None,
     **kwargs: Any,
 ) -> None:
-    if created or instance.is_active:
+    if created or (instance.is_active and not instance.is_bot):
         return
-    if update_fields is None or "is_active" in update_fields:
+    # A person deactivated, or made a house bot (a superuser's right, in the
+    # admin): their log-ins are refused from then on, and what they had open
+    # ends with them, or a token or a tab would go on playing seats the
+    # server now plays or no one may play.
+    if update_fields is None or {"is_active", "is_bot"} & set(update_fields):
         # A deactivated person's API token is deleted, in the deactivation's
         # transaction. A move made with it holds the token's row until it
         # commits (``accounts.authentication.PendingToken``), so the delete

@@ -45,3 +45,21 @@ def legacy_twin(of: User, username: str) -> User:
     )
     twin.refresh_from_db()
     return twin
+
+
+def user_change_form_data(client: Any, user: User) -> dict[str, Any]:
+    """What a person's admin page posts back unchanged, as ``client`` sees
+    it (read-only fields left out, dates in the split widget's fields)."""
+    page = client.get(f"/admin/accounts/user/{user.pk}/change/")
+    form = page.context["adminform"].form
+    data = {
+        name: value
+        for name, value in form.initial.items()
+        if name in form.fields and value is not None and name != "password"
+    }
+    if "date_joined" in form.fields:
+        data.pop("date_joined", None)
+        data["date_joined_0"] = user.date_joined.strftime("%Y-%m-%d")
+        data["date_joined_1"] = user.date_joined.strftime("%H:%M:%S")
+    data.pop("last_login", None)
+    return data

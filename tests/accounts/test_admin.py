@@ -8,7 +8,12 @@ from django.test import Client
 
 from accounts.models import User
 from accounts.services import token_get_or_create
-from tests.accounts.factories import PASSWORD, BotFactory, UserFactory
+from tests.accounts.factories import (
+    PASSWORD,
+    BotFactory,
+    UserFactory,
+    user_change_form_data,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -136,28 +141,12 @@ def _people_manager(client: Client) -> User:
     return staff
 
 
-def _change_form_data(client: Client, user: User) -> dict[str, Any]:
-    page = client.get(f"/admin/accounts/user/{user.pk}/change/")
-    form = page.context["adminform"].form
-    data = {
-        name: value
-        for name, value in form.initial.items()
-        if name in form.fields and value is not None and name != "password"
-    }
-    if "date_joined" in form.fields:
-        data.pop("date_joined", None)
-        data["date_joined_0"] = user.date_joined.strftime("%Y-%m-%d")
-        data["date_joined_1"] = user.date_joined.strftime("%H:%M:%S")
-    data.pop("last_login", None)
-    return data
-
-
 def test_staff_cannot_make_themselves_superuser_or_grant_permissions(
     client: Client,
 ) -> None:
     staff = _people_manager(client)
     every = list(Permission.objects.values_list("pk", flat=True))
-    data = _change_form_data(client, staff)
+    data = user_change_form_data(client, staff)
     data.update(is_superuser="on", user_permissions=every, email="m@example.com")
 
     response = client.post(f"/admin/accounts/user/{staff.pk}/change/", data)
@@ -172,7 +161,7 @@ def test_staff_cannot_make_themselves_superuser_or_grant_permissions(
 def test_staff_cannot_raise_another_person(client: Client) -> None:
     _people_manager(client)
     ada = UserFactory(username="ada")
-    data = _change_form_data(client, ada)
+    data = user_change_form_data(client, ada)
     data.update(is_superuser="on", is_staff="on")
 
     client.post(f"/admin/accounts/user/{ada.pk}/change/", data)
@@ -226,7 +215,7 @@ def test_staff_cannot_give_a_group_more_permissions(client: Client) -> None:
 
 def test_superusers_still_manage_rights(admin_client: Client) -> None:
     ada = UserFactory(username="ada")
-    data = _change_form_data(admin_client, ada)
+    data = user_change_form_data(admin_client, ada)
     data.update(is_staff="on")
 
     response = admin_client.post(f"/admin/accounts/user/{ada.pk}/change/", data)
@@ -413,10 +402,10 @@ def test_staff_cannot_make_a_person_a_bot_or_a_bot_a_person(client: Client) -> N
     bot = BotFactory(bot_level="strong")
 
     page = client.get(f"/admin/accounts/user/{ada.pk}/change/")
-    to_bot = _change_form_data(client, ada)
+    to_bot = user_change_form_data(client, ada)
     to_bot.update(is_bot="on", bot_level="basic", email="ada@example.com")
     answer = client.post(f"/admin/accounts/user/{ada.pk}/change/", to_bot)
-    to_person = _change_form_data(client, bot)
+    to_person = user_change_form_data(client, bot)
     to_person.pop("is_bot", None)
     to_person.update(bot_level="", email="bot@example.com")
     other_answer = client.post(f"/admin/accounts/user/{bot.pk}/change/", to_person)
@@ -433,7 +422,7 @@ def test_staff_cannot_make_a_person_a_bot_or_a_bot_a_person(client: Client) -> N
 
 def test_superusers_still_make_a_bot(admin_client: Client) -> None:
     ada = UserFactory(username="ada")
-    data = _change_form_data(admin_client, ada)
+    data = user_change_form_data(admin_client, ada)
     data.update(is_bot="on", bot_level="basic")
 
     response = admin_client.post(f"/admin/accounts/user/{ada.pk}/change/", data)

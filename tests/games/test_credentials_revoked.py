@@ -18,7 +18,12 @@ from rest_framework.authtoken.models import Token
 
 from accounts.models import User
 from config.asgi import application
-from tests.accounts.factories import PASSWORD, UserFactory, token_for
+from tests.accounts.factories import (
+    PASSWORD,
+    UserFactory,
+    token_for,
+    user_change_form_data,
+)
 from tests.games.tables import table_started
 from tests.games.test_consumers import WAIT, Socket, run
 
@@ -230,6 +235,40 @@ def test_deactivating_an_account_closes_its_sockets() -> None:
             assert await closed_with(program) == 4401
 
     run(go)
+
+
+def test_making_a_person_a_bot_ends_their_token_sessions_and_sockets() -> None:
+    """A superuser turning a person into a house bot: their log-ins are
+    refused from then on, and what they had open stops too, or a token or a
+    tab would keep playing the seats the server now plays."""
+    ada, bo = UserFactory(), UserFactory()
+    table = table_started(seating=[ada, bo])
+    token = token_for(ada)
+    session = browser(ada).cookies["sessionid"].value
+    superuser = browser(UserFactory(is_staff=True, is_superuser=True))
+
+    async def go() -> None:
+        async with (
+            Socket(table.pk, token) as program,
+            SessionSocket(table.pk, session) as tab,
+        ):
+            for socket in (program, tab):
+                await socket.next("state")
+
+            def made_a_bot() -> None:
+                data = user_change_form_data(superuser, ada)
+                data.update(is_bot="on", bot_level="random")
+                answer = superuser.post(f"/admin/accounts/user/{ada.pk}/change/", data)
+                assert answer.status_code == 302, answer.content
+
+            await database_sync_to_async(made_a_bot)()
+            assert await closed_with(program) == 4401
+            assert await closed_with(tab) == 4401
+
+    run(go)
+    ada.refresh_from_db()
+    assert ada.is_bot
+    assert not Token.objects.filter(user=ada).exists()
 
 
 def test_logging_out_closes_that_sessions_sockets_only() -> None:
