@@ -121,7 +121,7 @@ matches = [
 tables = tables_insert(matches, [[ada] + [bot] * 7] * COUNT, creator=ada)
 for table_id in tables:
     table_record(table_id=table_id)
-print(json.dumps({"bot": bot.username, "tables": tables}))
+print(json.dumps({"bot": bot.username, "person": ada.username, "tables": tables}))
 """
 
 
@@ -177,7 +177,15 @@ def test_a_bot_in_seven_seats_a_table_says_what_counts_tables_and_what_seats(
     figures = page.locator(".game-figures[data-game=alager]")
     assert figures.locator("[data-figure=matches] .stat").text_content() == "84"
     assert figures.locator("[data-figure=rated_matches] dd").text_content() == "84"
+    # Its statistics count seats, and their labels say so.
+    assert figures.locator("[data-figure=matches] .muted").text_content() == (
+        "Seats played"
+    )
+    assert figures.locator("[data-figure=rated_matches] dt").text_content() == (
+        "Rated seats"
+    )
     assert "count each seat as a match" in page.locator("#bot-seats").text_content()
+
     hint = page.locator(".rating-history[data-game=alager] .hint")
     hint.wait_for()
     assert hint.text_content().startswith(
@@ -185,6 +193,16 @@ def test_a_bot_in_seven_seats_a_table_says_what_counts_tables_and_what_seats(
     ), hint.text_content()
     axis = page.locator(".rating-history[data-game=alager] svg.chart text")
     assert "12 tables" in axis.all_text_contents()
+
+    # A person holds one seat a table: their seats are their matches.
+    page.goto(f"/players/{made['person']}/")
+    figures = page.locator(".game-figures[data-game=alager]")
+    figures.wait_for()
+    assert figures.locator("[data-figure=matches] .muted").text_content() == "Matches"
+    assert figures.locator("[data-figure=matches] .stat").text_content() == "12"
+    assert figures.locator("[data-figure=rated_matches] dt").text_content() == (
+        "Rated matches"
+    )
 
 
 @pytest.mark.timeout(180)

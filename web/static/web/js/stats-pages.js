@@ -55,9 +55,15 @@ const TOTAL_LABELS = { alager: { knocks: "Konec calls" }, alkort: { tricks: "Tri
 // A match's final score means something else in each game.
 const SCORE = { alager: "Average penalty points", alkort: "Average side points", allegra: "Average points" };
 
-function labelOf(key, game) {
+// A house bot's figures count each seat it held as a match of its own (a bot
+// in seven seats of a table has seven), so on its profile the counts of
+// matches say they count seats; for a person, one seat a table, seats and
+// matches are the same and keep the shorter word.
+const BOT_LABELS = { matches: "Seats played", rated_matches: "Rated seats" };
+
+function labelOf(key, game, bot = false) {
   if (key === "average_score") return SCORE[game] || "Average score";
-  return (GAME_LABELS[game] || {})[key] || LABELS[key] || titleOf(key);
+  return (bot && BOT_LABELS[key]) || (GAME_LABELS[game] || {})[key] || LABELS[key] || titleOf(key);
 }
 
 // Figures in the order LABELS names them (each game's own first), the rest after.
@@ -88,17 +94,17 @@ function show(key, value) {
 }
 
 // One figure as a tile; a rate gets a bar of its share.
-function tile(key, value, game) {
+function tile(key, value, game, bot = false) {
   return el("div", { class: "panel compact tile", dataset: { figure: key } },
-    el("div", { class: "muted" }, labelOf(key, game)),
+    el("div", { class: "muted" }, labelOf(key, game, bot)),
     el("div", { class: "stat" }, show(key, value)),
     key.endsWith("_rate") && value !== null ? el("div", { class: "meter" }, el("span", { style: `width:${percent(value)}` })) : null);
 }
 
 // The rest of a game's figures, label and value side by side.
-function figureList(entries, game) {
+function figureList(entries, game, bot = false) {
   return el("dl", { class: "figures" }, entries.map(([key, value]) =>
-    el("div", { dataset: { figure: key } }, el("dt", {}, labelOf(key, game)), el("dd", {}, show(key, value)))));
+    el("div", { dataset: { figure: key } }, el("dt", {}, labelOf(key, game, bot)), el("dd", {}, show(key, value)))));
 }
 
 // How far the counting has got (every stats answer carries it): a line
@@ -126,8 +132,8 @@ function playerGames(stats, catalogue) {
   }
   return played.map(([game, figures]) => el("section", { class: "panel game-figures", dataset: { game } },
     el("h2", {}, `${(catalogue[game] || { title: game }).title} statistics`),
-    el("div", { class: "stats-grid" }, HEADLINE.filter((key) => key in figures).map((key) => tile(key, figures[key], game))),
-    figureList(ordered(Object.entries(figures).filter(([key]) => !HEADLINE.includes(key))), game)));
+    el("div", { class: "stats-grid" }, HEADLINE.filter((key) => key in figures).map((key) => tile(key, figures[key], game, stats.is_bot))),
+    figureList(ordered(Object.entries(figures).filter(([key]) => !HEADLINE.includes(key))), game, stats.is_bot)));
 }
 
 // The first player's results beside their fair share, per table size.
@@ -249,8 +255,8 @@ async function historyChart(username, game, bot) {
 // A house bot may hold several seats of one table: its figures count each
 // seat as a match (as docs/stats.md's one rule says), its rating is updated
 // once a table.
-const BOT_SEATS = "A house bot can hold several seats of one table. Its statistics count each seat as a match of its own; "
-  + "its rating is updated once a table, from every seat's place, so its rated tables can be fewer than its rated matches.";
+const BOT_SEATS = "A house bot can hold several seats of one table. Its statistics count each seat as a match of its own "
+  + "(seats played, rated seats); its rating is updated once a table, from every seat's place, so its rated tables can be fewer than its rated seats.";
 
 async function profile() {
   const username = main.dataset.username;
