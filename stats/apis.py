@@ -272,9 +272,22 @@ class RatingHistoryApi(StatsApi):
         )
 
 
+class UncountedTableSerializer(serializers.Serializer):
+    table = serializers.IntegerField()
+    game = serializers.CharField()
+    finished_at = serializers.DateTimeField()
+    players = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    place = serializers.IntegerField(allow_null=True)
+    left = serializers.BooleanField(
+        help_text="The player left the match in play; a bot played the seat on."
+    )
+
+
 class PlayerTablesApi(StatsApi):
     """A player's counted tables, newest first: rated or not, and those they
-    left in play (the result is still theirs)."""
+    left in play (the result is still theirs); beside them, ``uncounted``:
+    the player's latest finished tables whose count is still on its way."""
 
     class FilterSerializer(serializers.Serializer):
         game = serializers.CharField(required=False, max_length=32)
@@ -282,7 +295,11 @@ class PlayerTablesApi(StatsApi):
     @extend_schema(
         parameters=[FilterSerializer, *PAGE_PARAMETERS],
         responses={
-            200: _page_schema("PlayerTablesPage", PlayerTableSerializer(many=True))
+            200: _page_schema(
+                "PlayerTablesPage",
+                PlayerTableSerializer(many=True),
+                uncounted=UncountedTableSerializer(many=True),
+            )
         },
     )
     def get(self, request: Request, username: str) -> Response:
@@ -299,6 +316,7 @@ class PlayerTablesApi(StatsApi):
             game,
             username=user.username,
             game=game,
+            uncounted=selectors.player_tables_uncounted(user=user, game=game),
         )
 
 

@@ -265,6 +265,67 @@ def player_tables_list(
     )
 
 
+#: Tables of a player's own that finished and wait for their count, read at
+#: most: a profile lists the player's ten latest finished tables.
+UNCOUNTED_LIMIT = 10
+
+
+def player_tables_uncounted(
+    *, user: User, game: str | None = None, limit: int = UNCOUNTED_LIMIT
+) -> list[dict[str, Any]]:
+    """``user``'s seats at finished tables whose count is still on its way,
+    newest finish first, for at most ``limit`` tables.
+
+    Read from the player's own seats (the seats' user and replaced-user
+    indexes, the counted marker's unique table index), not from the site's
+    latest finished tables, which on a busy site pushed the player's own
+    table out. A seat is the player's as the statistics will credit it: the
+    person who sat down, even if they left and a bot played on (``left``);
+    that bot is not credited. A house bot has a row per seat it held. Only
+    finished tables, whose outcome is public, are read.
+    """
+    mine = Q(replaced_user=user) | Q(user=user, replaced_user__isnull=True)
+    seats = Seat.objects.filter(mine).values("table_id")
+    counted = CountedTable.objects.filter(table_id=OuterRef("pk"))
+    tables = Table.objects.filter(pk__in=seats, status=TableStatus.FINISHED).exclude(
+        Exists(counted)
+    )
+    if game is not None:
+        tables = tables.filter(game=game)
+    found = list(
+        tables.order_by(F("finished_at").desc(nulls_last=True), "-id").values(
+            "id", "game", "players", "outcome", "finished_at", "updated_at"
+        )[:limit]
+    )
+    by_id = {t["id"]: t for t in found}
+    rows = []
+    held = (
+        Seat.objects.filter(mine, table_id__in=by_id)
+        .values_list("table_id", "index", "replaced_user_id")
+        .order_by("table_id", "index")
+    )
+    places: dict[int, list[tuple[int, bool]]] = {}
+    for table_id, index, replaced in held:
+        places.setdefault(table_id, []).append((index, replaced is not None))
+    for t in found:
+        outcome_places = (t["outcome"] or {}).get("places") or []
+        for index, left in places.get(t["id"], []):
+            rows.append(
+                {
+                    "table": t["id"],
+                    "game": t["game"],
+                    "finished_at": t["finished_at"] or t["updated_at"],
+                    "players": t["players"],
+                    "seat": index,
+                    "place": (
+                        outcome_places[index] if index < len(outcome_places) else None
+                    ),
+                    "left": left,
+                }
+            )
+    return rows
+
+
 def player_table_json(row: PlayerResult) -> dict[str, Any]:
     return {
         "table": row.table_id,

@@ -6,10 +6,16 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from games.models import Seat
-from stats.selectors import player_tables_list
+from games.models import Seat, Table
+from stats.selectors import (
+    UNCOUNTED_LIMIT,
+    player_tables_list,
+    player_tables_uncounted,
+)
 from stats.services import table_record
+from stats.simulate import match_play, tables_insert
 
 pytestmark = pytest.mark.django_db
 
@@ -121,3 +127,68 @@ def test_a_page_of_tables_is_read_in_order_from_an_index(people, bot, finished_t
 
     assert "stats_result_user_order" in plan, plan
     assert "Sort" not in plan, plan
+
+
+def test_the_players_own_uncounted_tables_are_found_however_busy_the_site(
+    api_client, people, bot, finished_table
+):
+    """The profile looked for a player's uncounted tables among the site's
+    latest 100 finished tables: 101 tables of others finishing after theirs
+    pushed it out. They are read from the player's own seats now."""
+    ada, bob, cy = people(3)
+    basic = bot("basic")
+    opts = {"target": 1}
+    mine = finished_table("alkort", [ada, bob], seed="u-a", options=opts)
+    left = finished_table("alager", [basic, ada, basic], seed="u-l")
+    _left(left, 1, basic)
+    counted = finished_table("alkort", [bob, ada], seed="u-c", options=opts)
+    table_record(table_id=counted)
+    match = match_play("alkort", 2, "u-o", opts)
+    tables_insert([match] * 101, [[bob, cy]] * 101, creator=bob)
+
+    body = api_client.get("/api/stats/players/p0/tables/").json()
+
+    assert [r["table"] for r in body["results"]] == [counted]
+    rows = body["uncounted"]
+    assert [(r["table"], r["seat"], r["left"]) for r in rows] == [
+        (left, 1, True),
+        (mine, 0, False),
+    ]
+    places = {t: Table.objects.get(pk=t).outcome["places"] for t in (mine, left)}
+    for r in rows:
+        assert set(r) == {
+            "table", "game", "finished_at", "players", "seat", "place", "left",
+        }  # fmt: skip
+        assert r["place"] == places[r["table"]][r["seat"]]
+    assert body["computed_through"]["pending"] == 103
+    # The game filter applies to them too.
+    alkort = api_client.get("/api/stats/players/p0/tables/", {"game": "alkort"})
+    assert [r["table"] for r in alkort.json()["uncounted"]] == [mine]
+    # The bot that played Ada's seat on is credited with its own seats only.
+    bots = api_client.get(f"/api/stats/players/{basic.username}/tables/").json()
+    assert [(r["table"], r["seat"]) for r in bots["uncounted"]] == [
+        (left, 0),
+        (left, 2),
+    ]
+    # Once counted, a table is in the counted list only.
+    table_record(table_id=mine)
+    body = api_client.get("/api/stats/players/p0/tables/").json()
+    assert [r["table"] for r in body["results"]] == [counted, mine]
+    assert [r["table"] for r in body["uncounted"]] == [left]
+
+
+def test_uncounted_tables_are_at_most_ten(people, bot, finished_table):
+    """At most ten tables (the profile lists ten), newest finish first, each
+    with every seat the player held."""
+    (ada,) = people(1)
+    basic = bot("basic")
+    match = match_play("alager", 3, "u-m", None)
+    ids = tables_insert([match] * 12, [[ada, basic, basic]] * 12, creator=ada)
+    rows = player_tables_uncounted(user=basic)
+    assert [(r["table"], r["seat"]) for r in rows] == [
+        (t, s) for t in ids[::-1][:UNCOUNTED_LIMIT] for s in (1, 2)
+    ]
+
+    with CaptureQueriesContext(connection) as queries:
+        player_tables_uncounted(user=ada)
+    assert "LIMIT 10" in queries[0]["sql"].upper()

@@ -293,8 +293,9 @@ async function profile() {
 // The latest finished tables this player (or house bot) sat at: every table
 // the statistics count for them (/api/stats/players/{name}/tables/, newest
 // first: rated or not, and those they left in play, which a bot played on),
-// and those of the site's latest 100 finished tables with them in a seat that
-// are still being counted. A house bot has a row per seat it held: one line
+// and, from the same answer's `uncounted`, their own latest finished tables
+// still being counted (read from their seats: looking among the site's latest
+// 100 finished tables missed them on a busy site). A house bot has a row per seat it held: one line
 // a table, with every place. The ten tables are ten tables however many seats
 // the bot held, so the page reads as many rows as ten tables can have (ten
 // times the most seats a game has): 50 rows were 7 tables and one seat of an
@@ -307,21 +308,19 @@ function recentRows(catalogue) {
 }
 
 async function recentTables(username, catalogue) {
-  const [page, counted] = await Promise.all([
-    maybe("/api/tables/?status=finished&page_size=100"),
-    maybe(`/api/stats/players/${encodeURIComponent(username)}/tables/?page_size=${recentRows(catalogue)}`),
-  ]);
+  const counted = await maybe(`/api/stats/players/${encodeURIComponent(username)}/tables/?page_size=${recentRows(catalogue)}`);
   const byId = new Map();
-  for (const row of results(counted)) {
+  // Counted rows first; a table counted between the two reads is in both.
+  const rows = [...results(counted), ...((counted && counted.uncounted) || [])];
+  for (const row of rows) {
     const known = byId.get(row.table);
-    if (known) known.places.push(row.place);
-    else byId.set(row.table, { id: row.table, game: row.game, players: row.players, places: [row.place], finished_at: row.finished_at, left: row.left });
-  }
-  for (const t of results(page)) {
-    if (byId.has(t.id)) continue;
-    const seats = t.seats.filter((s) => s.username === username);
-    if (!seats.length) continue;
-    byId.set(t.id, { id: t.id, game: t.game, players: t.players, places: t.outcome ? seats.map((s) => t.outcome.places[s.seat]) : [], finished_at: t.finished_at, left: false });
+    if (known && known.seats.has(row.seat)) continue;
+    if (known) {
+      known.seats.add(row.seat);
+      if (row.place !== null) known.places.push(row.place);
+    } else {
+      byId.set(row.table, { id: row.table, game: row.game, players: row.players, seats: new Set([row.seat]), places: row.place === null ? [] : [row.place], finished_at: row.finished_at, left: row.left });
+    }
   }
   const mine = [...byId.values()]
     .sort((a, b) => Date.parse(b.finished_at) - Date.parse(a.finished_at) || b.id - a.id)
