@@ -15,14 +15,17 @@ host=${HOST:-127.0.0.1}
 port=${PORT:-8000}
 
 # A value the settings refuse (ImproperlyConfigured) stops here in one line,
-# not in the traceback around it.
-debug=$("$bin/python" -c 'import sys, django
+# not in the traceback around it. Reading the settings is enough (they check
+# every value they read); loading the apps too (django.setup()) took most of a
+# second more, and scripts/prepare.sh loads them next anyway.
+debug=$("$bin/python" -c 'import sys
+from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 try:
-    django.setup()
+    debug = settings.DEBUG
 except ImproperlyConfigured as error:
     sys.exit(f"make run/up: ImproperlyConfigured: {error}")
-from django.conf import settings; print("on" if settings.DEBUG else "off")')
+print("on" if debug else "off")')
 
 case "$host" in
   localhost | ::1 | "[::1]" | 127.*) loopback=yes ;;
