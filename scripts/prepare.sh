@@ -5,17 +5,14 @@
 #
 # With DEBUG on, the demo admin (its password is published in README.md) and
 # the house bots; with DEBUG off, the house bots only (docs/security.md).
+#
+# All in one process (`manage.py prepare`, accounts/management/commands/
+# prepare.py): one Python and Django start instead of four. collectstatic is
+# skipped when no static source changed since the last run (a stamp in
+# STATIC_ROOT); migrate always runs (with nothing to apply it is as quick as
+# asking whether there is). A failing step stops the start, with its message.
 set -euo pipefail
 
 bin=${BIN:-.venv/bin}
 
-debug=$("$bin/python" -c 'import django; django.setup()
-from django.conf import settings; print("on" if settings.DEBUG else "off")')
-
-"$bin/python" manage.py migrate --noinput
-if [ "$debug" = on ]; then
-  "$bin/python" manage.py ensure_demo_accounts
-else
-  "$bin/python" manage.py ensure_demo_accounts --bots-only
-fi
-"$bin/python" manage.py collectstatic --noinput --verbosity 0
+exec "$bin/python" manage.py prepare

@@ -1,0 +1,98 @@
+"""``manage.py prepare``: what the service needs before it serves, in one go.
+
+``scripts/prepare.sh`` (so ``make run`` and ``make up``) runs it: ``migrate``,
+``ensure_demo_accounts`` (``--bots-only`` with DEBUG off: docs/security.md),
+then ``collectstatic``. One process instead of one per step: each started
+Python and Django anew, most of a restart's wait when nothing had changed.
+
+``migrate`` always runs: with nothing to apply it takes a few hundredths of a
+second here, no more than ``migrate --check`` would to decide. ``collectstatic``
+is skipped when the static sources are the ones the last run collected: the
+same files (path, size, modification time) on the same storage, and every one
+of them still in ``STATIC_ROOT``. A stamp there (``STAMP_NAME``) records that
+fingerprint after a collection that succeeded, so an added, changed or removed
+file, or a different ``STATIC_ROOT`` or storage, collects again.
+
+A step that fails stops the rest, with the failing command's message.
+"""
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandParser
+
+#: The stamp collectstatic leaves in STATIC_ROOT (a dot file: collectstatic
+#: ignores those, and WhiteNoise does not serve them).
+STAMP_NAME = ".cardroom-collected"
+
+#: collectstatic's default ignore patterns.
+IGNORE_PATTERNS = ["CVS", ".*", "*~"]
+
+
+def static_fingerprint() -> str | None:
+    """A digest of the static sources and where they go; None when a file of
+    theirs is missing from STATIC_ROOT (so collectstatic must run)."""
+    digest = hashlib.sha256()
+    digest.update(f"{settings.STATIC_ROOT}\0{settings.STORAGES}\0".encode())
+    seen: set[str] = set()
+    for finder in finders.get_finders():
+        for path, storage in finder.list(IGNORE_PATTERNS):
+            prefix = getattr(storage, "prefix", None)
+            destination = os.path.join(prefix, path) if prefix else path
+            if destination in seen:  # collectstatic keeps the first one
+                continue
+            seen.add(destination)
+            if not staticfiles_storage.exists(destination):
+                return None
+            source = os.stat(storage.path(path))
+            digest.update(
+                f"{destination}\0{storage.path(path)}\0"
+                f"{source.st_size}\0{source.st_mtime_ns}\n".encode()
+            )
+    return digest.hexdigest()
+
+
+class Command(BaseCommand):
+    help = (
+        "Migrate, ensure the demo accounts (the house bots only with DEBUG "
+        "off), and collect the static files unless they are unchanged since "
+        "the last run."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--force-collectstatic",
+            action="store_true",
+            help="Collect the static files even when they look unchanged.",
+        )
+
+    def handle(
+        self, *args: Any, force_collectstatic: bool = False, **options: Any
+    ) -> None:
+        call_command("migrate", interactive=False, verbosity=options["verbosity"])
+        call_command("ensure_demo_accounts", bots_only=not settings.DEBUG)
+        stamp = Path(settings.STATIC_ROOT) / STAMP_NAME
+        before = static_fingerprint()
+        if (
+            not force_collectstatic
+            and before is not None
+            and stamp.is_file()
+            and stamp.read_text().strip() == before
+        ):
+            self.stdout.write(
+                "Static files unchanged since the last collectstatic: skipped"
+            )
+            return
+        stamp.unlink(missing_ok=True)
+        call_command("collectstatic", interactive=False, verbosity=0)
+        after = static_fingerprint()
+        if after is not None:
+            stamp.parent.mkdir(parents=True, exist_ok=True)
+            stamp.write_text(after + "\n")
+        self.stdout.write("Static files collected")
