@@ -19,7 +19,9 @@ from tests.helpers import REPO, clean_env
 
 def _prepare(source: Path, root: Path) -> str:
     out = io.StringIO()
-    with override_settings(STATICFILES_DIRS=[source], STATIC_ROOT=root):
+    with override_settings(
+        STATICFILES_DIRS=[source], STATIC_ROOT=root, VAR_DIR=source.parent / "var"
+    ):
         call_command("prepare", stdout=out)
     return out.getvalue()
 
@@ -46,7 +48,8 @@ def test_static_files_are_collected_once_then_skipped_until_one_changes(
     changed = _prepare(source, root)
 
     assert "Static files collected" in first
-    assert (root / STAMP_NAME).is_file()
+    assert (tmp_path / "var" / STAMP_NAME).is_file()
+    assert not list(root.glob(f"*{STAMP_NAME}"))  # nothing WhiteNoise would serve
     assert "Static files unchanged since the last collectstatic: skipped" in again
     assert "Static files collected" in changed
     assert (root / "qa-table.css").read_text() == "body { color: blue; }\n"
@@ -84,7 +87,11 @@ def test_another_static_root_is_collected_and_force_collects_anyway(
 
     elsewhere = _prepare(source, tmp_path / "two")
     out = io.StringIO()
-    with override_settings(STATICFILES_DIRS=[source], STATIC_ROOT=tmp_path / "two"):
+    with override_settings(
+        STATICFILES_DIRS=[source],
+        STATIC_ROOT=tmp_path / "two",
+        VAR_DIR=tmp_path / "var",
+    ):
         call_command("prepare", force_collectstatic=True, stdout=out)
 
     assert "Static files collected" in elsewhere

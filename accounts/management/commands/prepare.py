@@ -9,7 +9,8 @@ Python and Django anew, most of a restart's wait when nothing had changed.
 second here, no more than ``migrate --check`` would to decide. ``collectstatic``
 is skipped when the static sources are the ones the last run collected: the
 same files (path, size, modification time) on the same storage, and every one
-of them still in ``STATIC_ROOT``. A stamp there (``STAMP_NAME``) records that
+of them still in ``STATIC_ROOT``. A stamp in ``CARDROOM_VAR_DIR`` (``STAMP_NAME``;
+not in ``STATIC_ROOT``, all of which WhiteNoise serves) records that
 fingerprint after a collection that succeeded, so an added, changed or removed
 file, or a different ``STATIC_ROOT`` or storage, collects again.
 
@@ -27,9 +28,8 @@ from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
-#: The stamp collectstatic leaves in STATIC_ROOT (a dot file: collectstatic
-#: ignores those, and WhiteNoise does not serve them).
-STAMP_NAME = ".cardroom-collected"
+#: The stamp a successful collection leaves in VAR_DIR (CARDROOM_VAR_DIR).
+STAMP_NAME = "collectstatic.stamp"
 
 #: collectstatic's default ignore patterns.
 IGNORE_PATTERNS = ["CVS", ".*", "*~"]
@@ -77,7 +77,7 @@ class Command(BaseCommand):
     ) -> None:
         call_command("migrate", interactive=False, verbosity=options["verbosity"])
         call_command("ensure_demo_accounts", bots_only=not settings.DEBUG)
-        stamp = Path(settings.STATIC_ROOT) / STAMP_NAME
+        stamp = Path(settings.VAR_DIR) / STAMP_NAME
         before = static_fingerprint()
         if (
             not force_collectstatic
