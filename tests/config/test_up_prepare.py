@@ -99,6 +99,32 @@ def test_another_static_root_is_collected_and_force_collects_anyway(
     assert "Static files collected" in out.getvalue()
 
 
+MANIFEST = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"
+    },
+}
+
+
+@pytest.mark.django_db
+def test_a_manifest_lost_from_static_root_is_collected_again(tmp_path: Path) -> None:
+    """Production's storage names hashed copies through STATIC_ROOT's
+    staticfiles.json: a STATIC_ROOT without it is collected again."""
+    source, root = tmp_path / "source", tmp_path / "root"
+    source.mkdir()
+    (source / "qa.css").write_text("a {}\n")
+    with override_settings(STORAGES=MANIFEST):
+        _prepare(source, root)
+        again = _prepare(source, root)
+        (root / "staticfiles.json").unlink()
+        lost = _prepare(source, root)
+
+    assert "skipped" in again
+    assert "Static files collected" in lost
+    assert (root / "staticfiles.json").is_file()
+
+
 def _prepare_sh(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         ["scripts/prepare.sh"],

@@ -40,6 +40,11 @@ def static_fingerprint() -> str | None:
     theirs is missing from STATIC_ROOT (so collectstatic must run)."""
     digest = hashlib.sha256()
     digest.update(f"{settings.STATIC_ROOT}\0{settings.STORAGES}\0".encode())
+    # A manifest storage's name map (staticfiles.json): without it the pages
+    # could not name the hashed files.
+    manifest = getattr(staticfiles_storage, "manifest_name", None)
+    if manifest is not None and not staticfiles_storage.exists(manifest):
+        return None
     seen: set[str] = set()
     for finder in finders.get_finders():
         for path, storage in finder.list(IGNORE_PATTERNS):
