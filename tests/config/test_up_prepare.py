@@ -8,11 +8,13 @@ import io
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import call_command
 from django.test import override_settings
 
+from accounts.management.commands import prepare
 from accounts.management.commands.prepare import STAMP_NAME
 from tests.helpers import REPO, clean_env
 
@@ -97,6 +99,30 @@ def test_another_static_root_is_collected_and_force_collects_anyway(
     assert "Static files collected" in elsewhere
     assert (tmp_path / "two" / "qa.css").is_file()
     assert "Static files collected" in out.getvalue()
+
+
+@pytest.mark.django_db
+def test_a_file_edited_while_being_collected_is_collected_next_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source, root = tmp_path / "source", tmp_path / "root"
+    source.mkdir()
+    (source / "qa.js").write_text("old;\n")
+    real = prepare.call_command
+
+    def edited_after_copying(name: str, *args: Any, **options: Any) -> None:
+        real(name, *args, **options)
+        if name == "collectstatic":
+            (source / "qa.js").write_text("new one;\n")
+            _later(source / "qa.js", 10)
+
+    monkeypatch.setattr(prepare, "call_command", edited_after_copying)
+    _prepare(source, root)
+    monkeypatch.setattr(prepare, "call_command", real)
+    next_start = _prepare(source, root)
+
+    assert "Static files collected" in next_start
+    assert (root / "qa.js").read_text() == "new one;\n"
 
 
 MANIFEST = {

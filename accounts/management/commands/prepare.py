@@ -35,32 +35,39 @@ STAMP_NAME = "collectstatic.stamp"
 IGNORE_PATTERNS = ["CVS", ".*", "*~"]
 
 
-def static_fingerprint() -> str | None:
-    """A digest of the static sources and where they go; None when a file of
-    theirs is missing from STATIC_ROOT (so collectstatic must run)."""
-    digest = hashlib.sha256()
-    digest.update(f"{settings.STATIC_ROOT}\0{settings.STORAGES}\0".encode())
-    # A manifest storage's name map (staticfiles.json): without it the pages
-    # could not name the hashed files.
-    manifest = getattr(staticfiles_storage, "manifest_name", None)
-    if manifest is not None and not staticfiles_storage.exists(manifest):
-        return None
-    seen: set[str] = set()
+def _static_sources() -> dict[str, str]:
+    """Each static file collectstatic would copy: its path in STATIC_ROOT and
+    its source file (the first finder's, as collectstatic takes)."""
+    sources: dict[str, str] = {}
     for finder in finders.get_finders():
         for path, storage in finder.list(IGNORE_PATTERNS):
             prefix = getattr(storage, "prefix", None)
             destination = os.path.join(prefix, path) if prefix else path
-            if destination in seen:  # collectstatic keeps the first one
-                continue
-            seen.add(destination)
-            if not staticfiles_storage.exists(destination):
-                return None
-            source = os.stat(storage.path(path))
-            digest.update(
-                f"{destination}\0{storage.path(path)}\0"
-                f"{source.st_size}\0{source.st_mtime_ns}\n".encode()
-            )
+            sources.setdefault(destination, storage.path(path))
+    return sources
+
+
+def static_fingerprint() -> str:
+    """A digest of the static sources (path, size, modification time) and of
+    where they go (STATIC_ROOT, the storage)."""
+    digest = hashlib.sha256()
+    digest.update(f"{settings.STATIC_ROOT}\0{settings.STORAGES}\0".encode())
+    for destination, source in sorted(_static_sources().items()):
+        stat = os.stat(source)
+        digest.update(
+            f"{destination}\0{source}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode()
+        )
     return digest.hexdigest()
+
+
+def static_root_complete() -> bool:
+    """Whether STATIC_ROOT still holds every collected file and, with a
+    manifest storage (production's), its name map of the hashed copies
+    (staticfiles.json), without which the pages could not name them."""
+    manifest = getattr(staticfiles_storage, "manifest_name", None)
+    if manifest is not None and not staticfiles_storage.exists(manifest):
+        return False
+    return all(staticfiles_storage.exists(name) for name in _static_sources())
 
 
 class Command(BaseCommand):
@@ -83,12 +90,14 @@ class Command(BaseCommand):
         call_command("migrate", interactive=False, verbosity=options["verbosity"])
         call_command("ensure_demo_accounts", bots_only=not settings.DEBUG)
         stamp = Path(settings.VAR_DIR) / STAMP_NAME
-        before = static_fingerprint()
+        # Taken before collecting: a file edited meanwhile differs from it next
+        # time, and is collected then.
+        fingerprint = static_fingerprint()
         if (
             not force_collectstatic
-            and before is not None
             and stamp.is_file()
-            and stamp.read_text().strip() == before
+            and stamp.read_text().strip() == fingerprint
+            and static_root_complete()
         ):
             self.stdout.write(
                 "Static files unchanged since the last collectstatic: skipped"
@@ -96,8 +105,6 @@ class Command(BaseCommand):
             return
         stamp.unlink(missing_ok=True)
         call_command("collectstatic", interactive=False, verbosity=0)
-        after = static_fingerprint()
-        if after is not None:
-            stamp.parent.mkdir(parents=True, exist_ok=True)
-            stamp.write_text(after + "\n")
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        stamp.write_text(fingerprint + "\n")
         self.stdout.write("Static files collected")
