@@ -14,9 +14,9 @@ import pytest
 from django.core.management import call_command
 from django.test import override_settings
 
-from accounts.management.commands import prepare
-from accounts.management.commands.prepare import STAMP_NAME
 from tests.helpers import REPO, clean_env
+from web.management.commands import prepare
+from web.management.commands.prepare import STAMP_NAME
 
 
 def _prepare(source: Path, root: Path) -> str:
