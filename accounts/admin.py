@@ -105,30 +105,31 @@ class OwnPasswordSummaryWidget(ReadOnlyPasswordHashWidget):
         return context
 
 
-class OwnUserChangeForm(UserChangeForm):
+class _PasswordRowForm(UserChangeForm):
+    """A person's page whose password row says ``password_help`` under it."""
+
+    password_help = ""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if "password" in self.fields:  # Django's words lead to the password page
+            self.fields["password"].help_text = self.password_help
+
+
+class OwnUserChangeForm(_PasswordRowForm):
     """One's own page."""
 
+    password_help = OWN_PASSWORD_HELP
     password = ReadOnlyPasswordHashField(
-        label="Password", widget=OwnPasswordSummaryWidget, help_text=OWN_PASSWORD_HELP
+        label="Password", widget=OwnPasswordSummaryWidget
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if "password" in self.fields:  # Django's words lead to the password page
-            self.fields["password"].help_text = OWN_PASSWORD_HELP
 
-
-class OthersUserChangeForm(UserChangeForm):
+class OthersUserChangeForm(_PasswordRowForm):
     """Another person's page for staff who are not superusers."""
 
-    password = ReadOnlyPasswordHashField(
-        label="Password", widget=PasswordSummaryWidget, help_text=OTHERS_PASSWORD_HELP
-    )
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if "password" in self.fields:  # Django's words lead to the password page
-            self.fields["password"].help_text = OTHERS_PASSWORD_HELP
+    password_help = OTHERS_PASSWORD_HELP
+    password = ReadOnlyPasswordHashField(label="Password", widget=PasswordSummaryWidget)
 
 
 class PasswordSetForm(AdminPasswordChangeForm):
