@@ -60,6 +60,24 @@ async def closed_with(socket: Socket) -> Any:
             return message.get("code")
 
 
+def both_close_when(table: Any, token: str, session: str, change: Any) -> None:
+    """With a program's socket (``token``) and a browser tab's (``session``)
+    open at ``table``, ``change()`` (run in a thread) closes both with 4401."""
+
+    async def go() -> None:
+        async with (
+            Socket(table.pk, token) as program,
+            SessionSocket(table.pk, session) as tab,
+        ):
+            for socket in (program, tab):
+                await socket.next("state")
+            await database_sync_to_async(change)()
+            assert await closed_with(program) == 4401
+            assert await closed_with(tab) == 4401
+
+    run(go)
+
+
 def test_revoking_the_token_closes_its_sockets_and_not_the_browsers() -> None:
     ada, bo = UserFactory(), UserFactory()
     table = table_started(seating=[ada, bo])
@@ -165,20 +183,12 @@ def test_a_password_set_with_manage_py_changepassword_ends_the_token_and_sockets
         changepassword.getpass, "getpass", lambda prompt="": NEW_PASSWORD
     )
 
-    async def go() -> None:
-        async with (
-            Socket(table.pk, token) as program,
-            SessionSocket(table.pk, session) as tab,
-        ):
-            for socket in (program, tab):
-                await socket.next("state")
-            await database_sync_to_async(call_command)(
-                "changepassword", ada.username, stdout=StringIO()
-            )
-            assert await closed_with(program) == 4401
-            assert await closed_with(tab) == 4401
-
-    run(go)
+    both_close_when(
+        table,
+        token,
+        session,
+        lambda: call_command("changepassword", ada.username, stdout=StringIO()),
+    )
     assert not Token.objects.filter(user=ada).exists()
     ada.refresh_from_db()
     assert ada.check_password(NEW_PASSWORD)
@@ -194,26 +204,18 @@ def test_changing_ones_password_in_the_admin_closes_ones_sockets() -> None:
     session = elsewhere.cookies["sessionid"].value
     here = browser(ada)
 
-    async def go() -> None:
-        async with (
-            Socket(table.pk, token) as program,
-            SessionSocket(table.pk, session) as tab,
-        ):
-            for socket in (program, tab):
-                await socket.next("state")
-            answer = await database_sync_to_async(here.post)(
-                "/admin/password_change/",
-                {
-                    "old_password": PASSWORD,
-                    "new_password1": NEW_PASSWORD,
-                    "new_password2": NEW_PASSWORD,
-                },
-            )
-            assert answer.status_code == 302
-            assert await closed_with(program) == 4401
-            assert await closed_with(tab) == 4401
+    def change() -> None:
+        answer = here.post(
+            "/admin/password_change/",
+            {
+                "old_password": PASSWORD,
+                "new_password1": NEW_PASSWORD,
+                "new_password2": NEW_PASSWORD,
+            },
+        )
+        assert answer.status_code == 302
 
-    run(go)
+    both_close_when(table, token, session, change)
     assert elsewhere.get("/api/accounts/me/").status_code in (401, 403)
     assert here.get("/api/accounts/me/").json()["username"] == ada.username
 
@@ -247,25 +249,13 @@ def test_making_a_person_a_bot_ends_their_token_sessions_and_sockets() -> None:
     session = browser(ada).cookies["sessionid"].value
     superuser = browser(UserFactory(is_staff=True, is_superuser=True))
 
-    async def go() -> None:
-        async with (
-            Socket(table.pk, token) as program,
-            SessionSocket(table.pk, session) as tab,
-        ):
-            for socket in (program, tab):
-                await socket.next("state")
+    def made_a_bot() -> None:
+        data = user_change_form_data(superuser, ada)
+        data.update(is_bot="on", bot_level="random")
+        answer = superuser.post(f"/admin/accounts/user/{ada.pk}/change/", data)
+        assert answer.status_code == 302, answer.content
 
-            def made_a_bot() -> None:
-                data = user_change_form_data(superuser, ada)
-                data.update(is_bot="on", bot_level="random")
-                answer = superuser.post(f"/admin/accounts/user/{ada.pk}/change/", data)
-                assert answer.status_code == 302, answer.content
-
-            await database_sync_to_async(made_a_bot)()
-            assert await closed_with(program) == 4401
-            assert await closed_with(tab) == 4401
-
-    run(go)
+    both_close_when(table, token, session, made_a_bot)
     ada.refresh_from_db()
     assert ada.is_bot
     assert not Token.objects.filter(user=ada).exists()
