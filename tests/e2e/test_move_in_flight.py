@@ -62,14 +62,15 @@ WATCH_PAGE = """before => {
 }"""
 
 
-@pytest.mark.timeout(120)
-def test_a_move_unanswered_too_long_is_checked_and_played_once(player: Any) -> None:
-    """A move whose answer took past the client's 8 s wait: the page gave up,
-    drew the board again as it was and said "Your turn", and the move landed
-    on the server a moment later; the player's second press was then refused
-    as stale. The page now says it is checking, settles the move's fate with
-    the server, shows the table as it is, and the move is played once."""
+def _my_turn_with_acts_held(
+    player: Any, failing: str | None = None
+) -> tuple[Any, int, int, int]:
+    """A phone's Alager table against a bot, live, at the person's turn, its
+    moves on the socket held as ``window.heldAct`` says (``HELD_ACT``):
+    the page, the table, the person's seat and the table's seq."""
     person = player(390, 844)
+    if failing:
+        person.expected_failures.append(failing)
     person.context.add_init_script(HELD_ACT)
     sign_up(person)
     table_id = create_table(person.page, "alager", 2)
@@ -77,7 +78,17 @@ def test_a_move_unanswered_too_long_is_checked_and_played_once(player: Any) -> N
     assert wait_turn(page) == "turn"
     wait_live(page)
     mine = page.request.get(f"/api/tables/{table_id}/").json()["seat"]
-    before = seq(page)
+    return page, table_id, mine, seq(page)
+
+
+@pytest.mark.timeout(120)
+def test_a_move_unanswered_too_long_is_checked_and_played_once(player: Any) -> None:
+    """A move whose answer took past the client's 8 s wait: the page gave up,
+    drew the board again as it was and said "Your turn", and the move landed
+    on the server a moment later; the player's second press was then refused
+    as stale. The page now says it is checking, settles the move's fate with
+    the server, shows the table as it is, and the move is played once."""
+    page, table_id, mine, before = _my_turn_with_acts_held(player)
     page.evaluate(WATCH_PAGE, before)
     page.evaluate("window.heldAct = 11000")
     page.get_by_role("button", name="Dál (pass)").click()
@@ -105,16 +116,7 @@ def test_a_move_whose_fate_stays_unknown_is_sent_again_as_the_same_command(
     the page shows the table as it is (the player's turn) and says the move
     may not have arrived; pressed again, it goes as the same command, so it
     could never be played twice had the first one landed after all."""
-    person = player(390, 844)
-    person.expected_failures.append("/actions/")
-    person.context.add_init_script(HELD_ACT)
-    sign_up(person)
-    table_id = create_table(person.page, "alager", 2)
-    page = person.page
-    assert wait_turn(page) == "turn"
-    wait_live(page)
-    mine = page.request.get(f"/api/tables/{table_id}/").json()["seat"]
-    before = seq(page)
+    page, table_id, mine, before = _my_turn_with_acts_held(player, failing="/actions/")
     checks: list[str] = []
 
     def unanswered(route: Any) -> None:

@@ -14,6 +14,8 @@ Real worker (solo pool: one slot), Redis broker, the test database.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +75,33 @@ def test_a_strong_bots_wait_leaves_the_workers_slot_to_other_tables(
     assert strong_moved - basic_moved > THINK / 2, worker.log_text()
 
 
+@contextmanager
+def prefork_worker(
+    name: str, tmp_path: Path, *, move_delay: float, think: float
+) -> Iterator[Any]:
+    """A worker as ``make up`` runs it (prefork, the local settings: a pool of
+    database connections in each process) on the test's database, with the
+    tasks sent to it."""
+    env = {
+        "DJANGO_SETTINGS_MODULE": "config.settings.local",
+        "TASK_RUNNER": "celery",
+        "BOT_MOVE_DELAY": str(move_delay),
+        "BOT_THINK_TIME": str(think),
+    }
+    with (
+        celery_worker(
+            name,
+            tmp_path / "worker.log",
+            database_url=database_url(),
+            sends_to_itself=True,
+            settings_env=env,
+            pool="prefork",
+        ) as worker,
+        tasks_to(worker),
+    ):
+        yield worker
+
+
 def test_strong_bots_play_to_the_end_on_a_prefork_worker(
     tmp_path: Path, settings: Any
 ) -> None:
@@ -93,24 +122,7 @@ def test_strong_bots_play_to_the_end_on_a_prefork_worker(
         for _ in range(4)
     ]
     scheduler.held.clear()
-    env = {
-        # make up's settings: a pool of connections in each worker process.
-        "DJANGO_SETTINGS_MODULE": "config.settings.local",
-        "TASK_RUNNER": "celery",
-        "BOT_MOVE_DELAY": "0",
-        "BOT_THINK_TIME": "0.3",
-    }
-    with (
-        celery_worker(
-            "bot-prefork",
-            tmp_path / "worker.log",
-            database_url=database_url(),
-            sends_to_itself=True,
-            settings_env=env,
-            pool="prefork",
-        ) as worker,
-        tasks_to(worker),
-    ):
+    with prefork_worker("bot-prefork", tmp_path, move_delay=0, think=0.3) as worker:
         for table in tables:
             bot_turn_play.delay(table.pk, table.seq)
         # No beat runs: a lost move leaves its table waiting for good.
@@ -143,23 +155,8 @@ def test_a_stopping_worker_plays_the_strong_move_it_holds_first(
         seating=["strong", "strong"], options={"target": 1}, creator=UserFactory()
     )
     scheduler.held.clear()
-    env = {
-        "DJANGO_SETTINGS_MODULE": "config.settings.local",
-        "TASK_RUNNER": "celery",
-        "BOT_MOVE_DELAY": "60",  # no second move before the stop
-        "BOT_THINK_TIME": str(THINK),
-    }
-    with (
-        celery_worker(
-            "bot-stop",
-            tmp_path / "worker.log",
-            database_url=database_url(),
-            sends_to_itself=True,
-            settings_env=env,
-            pool="prefork",
-        ) as worker,
-        tasks_to(worker),
-    ):
+    # No second move before the stop.
+    with prefork_worker("bot-stop", tmp_path, move_delay=60, think=THINK) as worker:
         bot_turn_play.delay(table.pk, table.seq)
         # The task returns at once (None), its move left to the scheduler thread.
         deadline = time.monotonic() + 60
