@@ -73,11 +73,6 @@ def _is_superuser(request: HttpRequest) -> bool:
     return bool(request.user.is_active and request.user.is_superuser)
 
 
-def _may_set_password(request: HttpRequest, obj: Any) -> bool:
-    """A superuser sets anyone's password; other staff only their own."""
-    return _is_superuser(request) or (obj is not None and obj.pk == request.user.pk)
-
-
 OTHERS_PASSWORD_HELP = "Only a superuser may set another person's password."
 
 
@@ -181,7 +176,7 @@ class UserAdmin(GuardedModelAdmin, DjangoUserAdmin):
     ) -> Any:
         if obj is not None and obj.pk == request.user.pk:
             kwargs.setdefault("form", OwnUserChangeForm)
-        elif obj is not None and not _may_set_password(request, obj):
+        elif obj is not None and not _is_superuser(request):
             kwargs.setdefault("form", OthersUserChangeForm)
         return super().get_form(request, obj, change=change, **kwargs)
 
@@ -200,7 +195,7 @@ class UserAdmin(GuardedModelAdmin, DjangoUserAdmin):
             return HttpResponseRedirect(
                 reverse("admin:password_change", current_app=self.admin_site.name)
             )
-        if user is not None and not _may_set_password(request, user):
+        if user is not None and not _is_superuser(request):
             raise PermissionDenied
         return super().user_change_password(request, id, form_url)
 
