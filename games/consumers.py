@@ -404,7 +404,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         key = self.scope.get("auth_token")
         vouch = PendingToken(key, self.user.pk) if key else None
         try:
-            await _db(services.action_submit)(
+            answer = await _db(services.action_submit)(
                 table_id=self.table_id, user=self.user, vouch=vouch, **validated
             )
         except exceptions.AuthenticationFailed as exc:
@@ -428,6 +428,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             return
         # Our own move reaches us like everyone's: its frame is pushed to our
         # audience's group on commit, queued here without a round trip.
+        if self.last_seq is not None and answer["seq"] <= self.last_seq:
+            # A retry of a command already played (docs/architecture.md §4):
+            # this connection has its events already, so no push will come.
+            # The retry still gets its answer: a state frame at the table's
+            # seq, with only what this connection lacks (usually nothing).
+            await self._catch_up(after=self.last_seq, always=True)
 
     # --- group -> server ---------------------------------------------------
 
