@@ -323,6 +323,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             )
             return
         except ValueError:
+            content = None
+        if not isinstance(content, dict):  # not JSON, or a list, string, number
             await self._error("parse_error", "A message must be a JSON object.")
             return
         try:
@@ -359,7 +361,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         )
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        kind = content.get("type") if isinstance(content, dict) else None
+        kind = content.get("type")
         if kind == "act":
             await self._act(content)
         elif kind == "sync":

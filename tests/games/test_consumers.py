@@ -425,6 +425,29 @@ def test_hostile_frames_get_an_error_and_the_socket_lives_on() -> None:
     assert not SeatConnection.objects.filter(table_id=table.pk).exists()
 
 
+@pytest.mark.parametrize("text", ["[1, 2]", '"ping"', "3", "null", "true"])
+def test_a_json_value_that_is_not_an_object_is_a_parse_error(text: str) -> None:
+    """A message is a JSON object with a ``type``: a list, a string, a number
+    or ``null`` gets the error that says so, not "Unknown message type
+    None", and the socket plays on."""
+    table, people = two_people()
+
+    async def go() -> None:
+        async with Socket(table.pk, people[1]) as bo:
+            await bo.next("state")
+            await bo.comm.send_to(text_data=text)
+            refused = await bo.next("error")
+            await bo.send({"type": "ping"})
+            await bo.next("pong")
+        assert refused == {
+            "type": "error",
+            "code": "parse_error",
+            "message": "A message must be a JSON object.",
+        }
+
+    run(go)
+
+
 @pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
 def test_a_message_with_a_number_json_has_not_is_not_read(constant: str) -> None:
     """``NaN`` and ``Infinity`` are not JSON: REST refuses such a body as
