@@ -10,9 +10,18 @@ class StatsConfig(AppConfig):
     verbose_name = "Statistics"
 
     def ready(self) -> None:
-        from games.signals import table_finished
+        from games.signals import table_finished, table_finishing
 
+        table_finishing.connect(table_finishing_queue, dispatch_uid="stats-queue-table")
         table_finished.connect(table_finished_queue, dispatch_uid="stats-record-table")
+
+
+def table_finishing_queue(sender: Any, table: Any, **kwargs: Any) -> None:
+    """Put a table whose match is ending on the queue of tables waiting for
+    their count, in the transaction that finishes it (``stats.PendingTable``)."""
+    from stats.services.queue import table_queue_add
+
+    table_queue_add(table=table)
 
 
 def table_finished_queue(sender: Any, table_id: int, **kwargs: Any) -> None:

@@ -47,6 +47,38 @@ class CountedTable(models.Model):
         return f"Table {self.table_id} ({self.game}) counted"
 
 
+class PendingTable(models.Model):
+    """A finished table waiting for its count: the statistics' queue.
+
+    Written in the transaction that finishes the table (``games.signals.
+    table_finishing``), so a table is finished and queued, or neither; deleted
+    in the transaction that writes its ``CountedTable`` marker (a count, a
+    recount, the rebuild). So the queue holds exactly the finished tables
+    still to count, and "still to count" (``pending``, a player's
+    ``uncounted``, the sweep) reads it alone, however many tables the site
+    has finished. ``game`` and ``finished_at`` are the table's, copied so
+    those reads need not join the tables.
+    """
+
+    table = models.OneToOneField(
+        Table,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="stats_pending",
+    )
+    game = models.CharField(max_length=32, choices=GAME_CHOICES)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["finished_at", "table"]
+        indexes = [
+            models.Index(fields=["finished_at", "table"], name="stats_pending_order")
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.table_id} ({self.game}) waiting for its count"
+
+
 class PlayerResult(models.Model):
     """One seat's result at one counted table (head to head, history)."""
 

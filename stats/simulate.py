@@ -24,6 +24,7 @@ import rules
 from accounts.models import User
 from games.models import GameEvent, Seat, Table, TableStatus
 from rules.bots import bot_input, get_bot
+from stats.models import PendingTable
 
 #: Short matches: enough deals to give every statistic something to count.
 QUICK_OPTIONS: dict[str, dict[str, Any]] = {
@@ -103,7 +104,8 @@ def tables_insert(
 
     ``seatings[i][s]`` sits at seat ``s`` of match ``i`` (a bot account is
     seated at its level). Match ``i`` finishes ``i * spacing`` after ``start``.
-    Returns the new tables' ids, in order.
+    Each waits for its count in the queue (``PendingTable``), as a table
+    finished in play does. Returns the new tables' ids, in order.
     """
     start = start or timezone.now() - spacing * (len(matches) + 1)
     tables = []
@@ -135,6 +137,11 @@ def tables_insert(
         batch_size=2000,
     )
     _events_insert(tables, matches)
+    # Queued for their count, as a match that ends in play is.
+    PendingTable.objects.bulk_create(
+        [PendingTable(table=t, game=t.game, finished_at=t.finished_at) for t in tables],
+        batch_size=2000,
+    )
     return [t.pk for t in tables]
 
 

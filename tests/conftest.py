@@ -106,6 +106,16 @@ def api_client() -> APIClient:
 
 
 @pytest.fixture
+def finishing() -> Iterator[set[int]]:
+    """The tables the test finished, as ``games.signals.table_finishing``
+    announced them (``tests.helpers.tables_finished_unqueued``)."""
+    from tests.helpers import tables_finishing_seen
+
+    with tables_finishing_seen() as seen:
+        yield seen
+
+
+@pytest.fixture
 def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
     """A ``redis-server`` of the test's own (``tests.helpers.OwnRedis``)."""
     from tests.helpers import OwnRedis

@@ -305,3 +305,48 @@ def celery_pools_reset() -> None:
     app.amqp._producer_pool = None
     app.control.mailbox.__dict__.pop("producer_pool", None)
     pools.reset()
+
+
+@contextmanager
+def tables_finishing_seen() -> Iterator[set[int]]:
+    """The ids of the tables ``games.signals.table_finishing`` is sent for
+    while the block runs (the signal the statistics' queue row is written
+    on, in the transaction that finishes a table)."""
+    from games.signals import table_finishing
+
+    seen: set[int] = set()
+
+    def receiver(sender: Any, table: Any, **kwargs: Any) -> None:
+        seen.add(table.pk)
+
+    table_finishing.connect(receiver, weak=False, dispatch_uid="tests-finishing")
+    try:
+        yield seen
+    finally:
+        table_finishing.disconnect(dispatch_uid="tests-finishing")
+
+
+def tables_finished_unqueued(finishing: set[int] | None = None) -> list[int]:
+    """Finished tables that neither wait in the statistics' queue nor are
+    counted: none, unless a way of finishing a table forgot to queue it
+    (``stats.PendingTable``), so that its count would never be swept up.
+
+    ``finishing`` (``tables_finishing_seen``): the tables are also checked
+    to have sent ``games.signals.table_finishing``, which the queue row is
+    written on: a table counted at once (inline tasks) has left the queue
+    already, so only the signal tells that its finish queued it.
+    """
+    from django.db.models import Exists, OuterRef
+
+    from games.models import Table, TableStatus
+    from stats.models import CountedTable, PendingTable
+
+    finished = Table.objects.filter(status=TableStatus.FINISHED)
+    forgotten = set(
+        finished.exclude(Exists(PendingTable.objects.filter(table_id=OuterRef("pk"))))
+        .exclude(Exists(CountedTable.objects.filter(table_id=OuterRef("pk"))))
+        .values_list("id", flat=True)
+    )
+    if finishing is not None:
+        forgotten |= set(finished.values_list("id", flat=True)) - finishing
+    return sorted(forgotten)

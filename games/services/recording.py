@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import rules
-from games import event_store
+from games import event_store, signals
 from games.models import Table, TableStatus
 from games.state_cache import state_get, state_put
 
@@ -62,6 +62,10 @@ def record(
 
     ``dumped``: ``game.dump_state(state)`` and its JSON text, when the caller has
     them already (``games.services.ahead``).
+
+    Every match ends here (a person's move, a bot's, a turn timer's, at the
+    start): when ``events`` end it, ``signals.table_finishing`` is sent in
+    this transaction, before the write.
     """
     if dumped is None:
         table.state = game.dump_state(state)
@@ -77,6 +81,10 @@ def record(
     transaction.on_commit(
         partial(state_put, table.pk, new_seq, table.seed_sha256, state), robust=True
     )
+    if outcome is not None:
+        # In this transaction, before the write that may carry its COMMIT:
+        # what the receivers write commits or rolls back with the finish.
+        signals.table_finishing.send(sender=Table, table=table)
     if also_save:
         assert command is None and last is None, "the hot path's only"
         table.seq = event_store.append(

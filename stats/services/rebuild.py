@@ -18,6 +18,7 @@ from stats.models import (
 )
 from stats.projection import counters_add, project
 from stats.ratings import RatingBook
+from stats.services.queue import tables_queue_remove
 from stats.services.writes import book_save, change_rows, per_user, results_rows
 from stats.sources import tables_load
 
@@ -37,6 +38,11 @@ def stats_rebuild(
     task, so the result equals the incremental one exactly. Returns the
     number of tables counted. ``total(n)`` is told the number of tables
     first, ``progress(k)`` after each batch (the command's progress bar).
+
+    Each table counted leaves the queue of tables waiting for their count
+    (``PendingTable``) in the same transaction; a table that finishes while
+    the rebuild runs, after it listed the finished tables, stays queued for
+    its own task.
 
     Lock: the writer lock of every game, in one transaction: tasks wait for
     the rebuild and then find their tables counted.
@@ -99,6 +105,7 @@ def stats_rebuild(
                     )
             PlayerResult.objects.bulk_create(results, batch_size=2000)
             CountedTable.objects.bulk_create(markers, batch_size=2000)
+            tables_queue_remove(table_ids=[m.table_id for m in markers])
             RatingChange.objects.bulk_create(changes, batch_size=2000)
             counted += len(order)
             if progress is not None:

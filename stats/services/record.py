@@ -6,6 +6,7 @@ from games.models import Table
 from stats.locks import game_writer
 from stats.models import CountedTable, PlayerResult
 from stats.projection import project
+from stats.services.queue import tables_queue_remove
 from stats.services.ratings import ratings_apply, ratings_replay_from
 from stats.services.writes import results_rows, stats_add
 from stats.sources import tables_load
@@ -15,7 +16,8 @@ def table_record(*, table_id: int) -> bool:
     """Count finished table ``table_id`` once; True if this call counted it.
 
     Reads the table's events (never its cached state), adds its statistics,
-    rates it and writes its ``CountedTable`` marker in one transaction. A
+    rates it, writes its ``CountedTable`` marker and takes it off the queue of
+    tables waiting for their count (``PendingTable``) in one transaction. A
     table already counted, not finished or missing is left alone, so running
     this twice, or twice at once, counts the table once.
 
@@ -73,6 +75,7 @@ def _count(table_id: int, *, rate: bool) -> CountedTable | None:
         rating_input=contribution.rating_input,
         contribution=data,
     )
+    tables_queue_remove(table_ids=[table_id])
     if rate and contribution.rating_input is not None:
         ratings_apply(
             game=source.game,

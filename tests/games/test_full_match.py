@@ -16,6 +16,7 @@ from games import event_store
 from games.models import Table
 from tests.accounts.factories import UserFactory
 from tests.games.conftest import Player
+from tests.helpers import tables_finished_unqueued
 
 pytestmark = [pytest.mark.django_db, pytest.mark.timeout(180)]
 
@@ -36,6 +37,7 @@ MATCHES = [
 @pytest.mark.parametrize(("game_name", "seating", "options"), MATCHES)
 def test_a_whole_match_over_http(
     player: Callable[..., Player],
+    finishing: set[int],
     game_name: str,
     seating: list[str],
     options: dict[str, object],
@@ -117,3 +119,6 @@ def test_a_whole_match_over_http(
     verify = creator.get(f"{base}/verify/").json()
     assert verify["ok"] is True and verify["problems"] == []
     assert verify["seed"] == table.seed and verify["checked"] >= 1
+    # Queued for its count with the finish (or counted already).
+    assert finishing == {table.pk}
+    assert tables_finished_unqueued(finishing) == []

@@ -22,6 +22,7 @@ import pytest
 from accounts.models import User
 from games.models import TableStatus
 from tests.accounts.factories import UserFactory
+from tests.helpers import tables_finished_unqueued
 from tests.tournaments.factories import TournamentFactory, play_people, round_tables
 from tournaments import selectors, services
 from tournaments.models import RoundStatus, TournamentStatus
@@ -65,6 +66,7 @@ def expected_points(places: list[int]) -> list[Decimal]:
 @pytest.mark.parametrize(("game", "size", "options", "people", "fill"), EVENTS)
 def test_a_whole_swiss_tournament(
     organiser: User,
+    finishing: set[int],
     on_commit: Callable[[], AbstractContextManager[Any]],
     game: str,
     size: int,
@@ -114,6 +116,8 @@ def test_a_whole_swiss_tournament(
 
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.FINISHED
+    # Every table the tournament finished is queued for its count or counted.
+    assert finishing and tables_finished_unqueued(finishing) == []
     # Every entry played or sat out exactly once per round.
     for seen in seated_per_round:
         assert sorted(seen.values()) == [1] * people
@@ -162,7 +166,9 @@ def test_a_whole_swiss_tournament(
 
 
 def test_a_whole_alkort_team_event(
-    organiser: User, on_commit: Callable[[], AbstractContextManager[Any]]
+    organiser: User,
+    on_commit: Callable[[], AbstractContextManager[Any]],
+    finishing: set[int],
 ) -> None:
     """Three teams at Alkort, four to a table: one table a round has a bot pair."""
     tournament = TournamentFactory(
@@ -214,3 +220,5 @@ def test_a_whole_alkort_team_event(
     assert all(len(points) == 1 for points in by_team.values())  # partners level
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.FINISHED
+    # Every table the tournament finished is queued for its count or counted.
+    assert finishing and tables_finished_unqueued(finishing) == []
