@@ -29,10 +29,11 @@ import rules
 from accounts.models import User
 from accounts.selectors import user_find
 from games.errors import NotFound
-from games.models import Seat, Table, TableStatus
+from games.models import Seat, TableStatus
 from stats.models import (
     CountedTable,
     GameStat,
+    PendingTable,
     PlayerGameStat,
     PlayerResult,
     Rating,
@@ -90,19 +91,21 @@ def rating_get(user: User, game: str) -> dict[str, Any] | None:
 def computed_through_get(*, game: str | None = None) -> dict[str, Any]:
     """How far the statistics have got: the last finished table counted (in
     finish order), how many are counted, and how many finished tables still
-    wait for their count."""
+    wait for their count: the queue (``PendingTable``), each of its rows
+    joined with its own table by primary key, never an anti-join of the
+    site's finished tables with the markers."""
     counted = CountedTable.objects.all()
-    finished = Table.objects.filter(status=TableStatus.FINISHED)
+    queued = PendingTable.objects.filter(table__status=TableStatus.FINISHED)
     if game is not None:
         counted = counted.filter(game=game)
-        finished = finished.filter(game=game)
+        queued = queued.filter(game=game)
     last = (
         counted.order_by("-finished_at", "-table_id")
         .values("table_id", "finished_at")
         .first()
     )
     agg = counted.aggregate(n=Count("pk"), at=Max("counted_at"))
-    pending = finished.filter(stats_counted__isnull=True).count()
+    pending = queued.count()
     return {
         "table": last["table_id"] if last else None,
         "finished_at": last["finished_at"] if last else None,
@@ -276,25 +279,31 @@ def player_tables_uncounted(
     """``user``'s seats at finished tables whose count is still on its way,
     newest finish first, for at most ``limit`` tables.
 
-    Read from the player's own seats (the seats' user and replaced-user
-    indexes, the counted marker's unique table index), not from the site's
-    latest finished tables, which on a busy site pushed the player's own
-    table out. A seat is the player's as the statistics will credit it: the
-    person who sat down, even if they left and a bot played on (``left``);
-    that bot is not credited. A house bot has a row per seat it held. Only
-    finished tables, whose outcome is public, are read.
+    Read from the queue of tables waiting for their count (``PendingTable``)
+    joined with the player's seats there (the seats' unique table index), so
+    it costs what is still to count, not the player's finished tables: a
+    house bot holds seats at most tables of the site. Not from the site's
+    latest finished tables either, which on a busy site pushed the player's
+    own table out. A seat is the player's as the statistics will credit it:
+    the person who sat down, even if they left and a bot played on
+    (``left``); that bot is not credited. A house bot has a row per seat it
+    held. Only finished tables, whose outcome is public, are read.
     """
     mine = Q(replaced_user=user) | Q(user=user, replaced_user__isnull=True)
-    seats = Seat.objects.filter(mine).values("table_id")
-    counted = CountedTable.objects.filter(table_id=OuterRef("pk"))
-    tables = Table.objects.filter(pk__in=seats, status=TableStatus.FINISHED).exclude(
-        Exists(counted)
+    seated = Seat.objects.filter(mine, table_id=OuterRef("table_id"))
+    queued = PendingTable.objects.filter(
+        Exists(seated), table__status=TableStatus.FINISHED
     )
     if game is not None:
-        tables = tables.filter(game=game)
+        queued = queued.filter(game=game)
     found = list(
-        tables.order_by(F("finished_at").desc(nulls_last=True), "-id").values(
-            "id", "game", "players", "outcome", "finished_at", "updated_at"
+        queued.order_by(F("finished_at").desc(nulls_last=True), "-table_id").values(
+            "game",
+            "finished_at",
+            id=F("table_id"),
+            players=F("table__players"),
+            outcome=F("table__outcome"),
+            updated_at=F("table__updated_at"),
         )[:limit]
     )
     by_id = {t["id"]: t for t in found}
@@ -479,15 +488,19 @@ def _ratio(num: float, den: float) -> float | None:
 
 
 def table_list_uncounted(*, grace_seconds: float = 0, limit: int = 1000) -> list[int]:
-    """Finished tables with no ``CountedTable`` marker, oldest finish first.
+    """Finished tables with no ``CountedTable`` marker, oldest finish first:
+    the queue of tables waiting for their count (``PendingTable``), read in
+    its finish-order index.
 
     ``grace_seconds`` leaves alone tables that finished just now (their task
     is most likely on its way).
     """
     cutoff = timezone.now() - timedelta(seconds=grace_seconds)
     return list(
-        Table.objects.filter(status=TableStatus.FINISHED, stats_counted__isnull=True)
-        .filter(Q(finished_at__lte=cutoff) | Q(finished_at__isnull=True))
-        .order_by("finished_at", "id")
-        .values_list("id", flat=True)[:limit]
+        PendingTable.objects.filter(
+            Q(finished_at__lte=cutoff) | Q(finished_at__isnull=True),
+            table__status=TableStatus.FINISHED,
+        )
+        .order_by("finished_at", "table_id")
+        .values_list("table_id", flat=True)[:limit]
     )
