@@ -29,6 +29,10 @@ def table_record(*, table_id: int) -> bool:
         return False
     with game_writer(game):
         if CountedTable.objects.filter(table_id=table_id).exists():
+            # Counted already. A queue row left beside the marker (a worker
+            # of the previous release counted a table the new one queued)
+            # goes now, or the table would stay pending and swept for ever.
+            tables_queue_remove(table_ids=[table_id])
             return False
         return _count(table_id, rate=True) is not None
 

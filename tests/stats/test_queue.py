@@ -27,6 +27,7 @@ from stats.selectors import (
     computed_through_get,
 )
 from stats.services import stats_rebuild, table_record, table_recount
+from stats.tasks import stats_sweep
 from tests.accounts.factories import UserFactory
 from tests.games.tables import seat_users, table_started
 from tests.helpers import tables_finished_unqueued
@@ -139,6 +140,32 @@ def test_the_count_takes_the_table_off_the_queue(people, finished_table) -> None
     assert table_recount(table_id=first) is True
     assert list(PendingTable.objects.values_list("table_id", flat=True)) == [second]
     assert tables_finished_unqueued() == []
+
+
+def test_a_counted_table_left_in_the_queue_leaves_it_with_the_next_count(
+    people, finished_table, settings
+) -> None:
+    """During a release, a worker still running the previous code counts a
+    table that the new code queued, and leaves its row: the table would be
+    pending, listed as uncounted beside its count and swept every five
+    minutes, for ever. The next count of it (the sweep's) finds the marker
+    and takes the row off."""
+    a, b = people(2)
+    table_id = finished_table("alkort", [a, b], options=QUICK)
+    table_record(table_id=table_id)
+    PendingTable.objects.create(
+        table_id=table_id,
+        game="alkort",
+        finished_at=Table.objects.get(pk=table_id).finished_at,
+    )
+    assert computed_through_get()["pending"] == 1
+    settings.STATS_SWEEP_GRACE_SECONDS = 0
+
+    assert stats_sweep.apply().get() == 1  # the inline task counts it again
+
+    assert not PendingTable.objects.exists()
+    assert computed_through_get()["pending"] == 0
+    assert CountedTable.objects.count() == 1
 
 
 def test_the_rebuild_empties_the_queue(people, finished_table) -> None:
