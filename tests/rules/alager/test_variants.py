@@ -262,3 +262,43 @@ def test_seeded_deals_follow_the_documented_shuffle(deck):
     assert events[0].payload["seed_sha256"] == dealing.seed_hash(7)
     with pytest.raises(rules.InvalidOptions):
         GAME.replay([])
+
+
+def test_loser_deals_looks_at_the_previous_dealer_last_among_the_tied():
+    """D-19: tied losers are searched clockwise from ``next(previous dealer)``,
+    the previous dealer himself last, so a tied dealer does not deal again."""
+    # Dealer 0, eldest 1. Seats 0 and 2 tie for lowest (9 each); seat 1 is high.
+    hands = {0: ["2C", "3D", "9H"], 1: ["TS", "JS", "QS"], 2: ["9C", "4D", "2H"]}
+    m = Match(
+        3, {"first_dealer": 0, "dealer_rule": "loser_deals"}, [stack(3, 0, hands)]
+    )
+    m.act(1, KONEC)
+    m.act(2, PASS)
+    m.act(0, PASS)
+    result = m.last("deal_ended")
+    assert result["penalised"] == [0, 2]
+    assert result["next_dealer"] == 2
+    assert m.state.dealer == 2 and m.state.current == 0  # the eldest leads
+
+
+def test_two_alagers_in_different_suits_at_the_deal():
+    """D-8 (two Alagers, Hoří off): both are announced at once, each owner
+    strikes off a point (floored at 0), and the lowest other hand takes +1."""
+    hands = {0: ["QH", "KH", "AH"], 1: ["QC", "KC", "AC"], 2: ["9D", "2S", "4H"]}
+    m = Match(3, {"first_dealer": 2}, [stack(3, 2, hands)])
+    assert m.types(m.events[1:5]) == [
+        "deal_started",
+        "special_announced",
+        "special_announced",
+        "deal_ended",
+    ]
+    result = m.last("deal_ended")
+    assert result["reason"] == "special"
+    assert result["specials"] == [
+        {"seat": 0, "kind": "alager"},
+        {"seat": 1, "kind": "alager"},
+    ]
+    assert result["penalised"] == [2]
+    assert result["changes"] == [0, 0, 1]  # 0 → 0 twice (floor), 0 → 1
+    showdown = {s: m.view(s)["last_deal"]["hands"] for s in (None, 0, 1, 2)}
+    assert all(h == showdown[None] for h in showdown.values())  # all hands public

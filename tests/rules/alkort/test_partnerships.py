@@ -138,3 +138,44 @@ def test_two_players_deal_eighteen_then_an_eight_card_stock_and_a_dead_pile():
     assert dealt["hands"][0] == deck[3:6] + deck[9:12] + deck[15:18]
     assert dealt["stock"] == deck[18:26] and dealt["dead"] == deck[26:]
     assert len(dealt["dead"]) == 18
+
+
+def test_two_players_the_dealer_exchanges_after_forehand_and_forehand_still_leads():
+    """B4, B7, B10, B11 with two players: forehand (the non-dealer) speaks first;
+    the dealer's exchange ends the phase without a reveal; forehand leads trick 1;
+    only the dealer sees what he kept, discarded and took, and nobody ever sees
+    the 18 dead cards."""
+    weak = cards("3C 3D QH KS 7C 8H 9S 2D 4S")
+    stock = ["KD", "2H", "4C", "9H", "9D", "AC", "AD", "AH"]
+    rest = [c for c in DECK if c not in weak + stock]
+    strong = rest[:9]
+    events = GAME.start(2, seed=1, deck=deck_for(2, 0, [weak, strong], stock))
+    state = GAME.replay(events)
+    dead = events[1].payload["dead"]
+    assert len(dead) == 18 and not set(dead) & set(weak + strong + stock)
+    assert GAME.to_act(state) == (1,)  # forehand: the non-dealer
+    assert GAME.legal_actions(state, 1) == [{"type": "pass"}]  # holds high cards
+    state, _ = GAME.apply(state, 1, {"type": "pass"})
+    new = GAME.decide(state, 0, {"type": "exchange", "keep": "7C"})
+    assert [e.type for e in new] == ["alkort.stock_exchanged"]  # no reveal with 2
+    for e in new:
+        state = GAME.evolve(state, e)
+    assert state.phase == "play" and GAME.to_act(state) == (1,)
+    assert state.hands[0] == tuple(sorted(["7C", *stock], key=DECK.index))
+    shown = sorted(weak, key=DECK.index)
+    public = {"passed": [1], "exchanger": 0, "shown": shown}
+    assert GAME.view(state, 1)["exchange"] == GAME.view(state, None)["exchange"]
+    assert GAME.view(state, 1)["exchange"] == public
+    assert GAME.view(state, 0)["exchange"] == {
+        **public,
+        "kept": "7C",
+        "taken": stock,
+        "discards": [c for c in shown if c != "7C"],
+    }
+    for seat in (None, 0, 1):
+        assert GAME.view(state, seat)["reveal"] is None
+        text = repr(GAME.view(state, seat)) + repr(
+            [GAME.redact(e, seat) for e in [*events, *new]]
+        )
+        assert not [c for c in dead if f"'{c}'" in text], "a dead card leaked"
+    assert GAME.view(state, 0)["hand_sizes"] == [9, 9]

@@ -90,3 +90,19 @@ def test_last_round_tie_break_still_shares_when_every_round_is_equal():
     )
     outcome = outcome_for(Rules(game_tie_break="last_round"), (41, 57, 41), results)
     assert outcome == {"scores": [41, 57, 41], "places": [1, 3, 1], "winners": [0, 2]}
+
+
+def test_last_round_tie_break_goes_back_to_earlier_rounds():
+    """§12: equal totals and an equal last round are split by the round before;
+    seats with different totals keep the order of their totals."""
+    results = (
+        RoundResult(1, 0, False, (10, 5, 12, 30), (10, 5, 12, 30), False),
+        RoundResult(2, 1, False, (20, 15, 18, 30), (20, 15, 18, 30), False),
+        RoundResult(3, 2, False, (11, 21, 11, 30), (11, 21, 11, 30), False),
+    )
+    totals = (41, 41, 41, 90)
+    shared = outcome_for(Rules(), totals, results)
+    assert shared["places"] == [1, 1, 1, 4] and shared["winners"] == [0, 1, 2]
+    split = outcome_for(Rules(game_tie_break="last_round"), totals, results)
+    # Round 3: seats 0 and 2 (11) beat seat 1 (21); round 2: seat 2 (18) beats 0 (20).
+    assert split == {"scores": [41, 41, 41, 90], "places": [2, 3, 1, 4], "winners": [2]}
