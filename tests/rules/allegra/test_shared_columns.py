@@ -215,3 +215,47 @@ def test_an_area_with_no_cards_at_all_is_finished_on_someone_elses_turn():
     assert all(state.cards[i] is None for i in geometry(3).area[0])
     assert events[3].payload == {"trigger": 0, "final_turns": [2, 1], "forced": False}
     assert events[4].payload == {"seat": 1, "next": 2}
+
+
+def test_one_move_finishes_two_other_players_the_first_clockwise_triggers():
+    """§9.1/§9.2: the knocker (seat 2) puts the gift on seat 3's face-down column 3,
+    the last face-down card of Area(2) and of Area(3). Checked from the drawer
+    (seat 0) clockwise, seat 2 is the only trigger; seat 3, finished as well,
+    still takes its final turn, and nobody else becomes a trigger."""
+    state = position(
+        4,
+        grids={
+            2: "1 2 3 4 \n 5 6 7 8 \n 9 10 11 -1",
+            3: "2 3 4 (5) \n 6 7 8 9 \n 10 11 -1 0",
+        },
+        columns={0: "1 / 2 / 3"},
+        draw=(7, 5, 5),
+    )
+    state, events = play(state, (0, DRAW))
+    assert events[-1].payload["knock_window"] == [1, 2, 3]
+    state, events = play(
+        state,
+        (1, PASS),
+        (2, {"type": "knock"}),
+        (3, PASS),
+        (0, {"type": "give", "to": 2}),
+        (2, {"type": "place", "cell": cell(3, 0, 3)}),
+        (0, {"type": "take", "cell": cell(2, 0, 0)}),
+        (0, {"type": "put", "cell": cell(0, 1, 0)}),
+    )
+    assert "triples_removed" not in types(events)
+    assert of_type(events, "round_end_triggered").payload == {
+        "trigger": 2,
+        "final_turns": [1, 3, 0],
+        "forced": False,
+    }
+    geo = geometry(4)
+    assert not state.down & geo.area_mask[3]  # seat 3 is finished too
+    assert GAME.to_act(state) == (1,)
+    for seat, target in ((1, (1, 0, 0)), (3, (3, 1, 0)), (0, (0, 2, 0))):
+        state, events = play(
+            state, (seat, {"type": "take_discard", "cell": cell(*target)})
+        )
+        assert "round_end_triggered" not in types(events)
+    scored = of_type(events, "round_scored").payload
+    assert scored["trigger"] == 2 and not scored["forced"]
