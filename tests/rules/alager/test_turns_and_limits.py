@@ -154,3 +154,23 @@ def single_deck(order: list[int], hands: dict[int, list[str]]) -> list[str]:
     rest = [c for c in deck52() if c not in named]
     deck = [hands[s][r] for r in range(3) for s in order]
     return deck + rest
+
+
+def test_the_pass_that_refreshes_the_table_can_also_reach_the_turn_limit():
+    """§8: the n-th pass refreshes the table at the end of that turn; the turn
+    is then counted, and at the limit the deal ends at once in a showdown with
+    no knocker, the refreshed table left as it is."""
+    m = Match(3, {"first_dealer": 2, "max_turns_per_deal": 3}, [deck52()])
+    m.act(0, PASS)
+    m.act(1, PASS)
+    new = m.act(2, PASS)
+    assert m.types(new)[:3] == ["passed", "table_refreshed", "deal_ended"]
+    assert new[1].payload == {
+        "removed": ["JC", "QC", "KC"],
+        "table": ["AC", "2D", "3D"],
+        "next": 0,
+    }
+    result = new[2].payload
+    assert result["reason"] == "forced" and result["knocker"] is None
+    # 2C 3C 4C = 9, 5C 6C 7C = 18, 8C 9C TC = 27: seat 0 takes the point.
+    assert result["values"] == [9, 18, 27] and result["penalised"] == [0]
