@@ -244,3 +244,53 @@ def test_places_taken_and_a_full_tournament(
         "The tournament is full: all 2 places are taken."
     )
     assert page.get_by_role("button", name="Register").count() == 0
+
+
+@pytest.mark.timeout(90)
+def test_the_page_follows_the_round_without_a_reload(
+    player: Any, live_manage: Callable[[str], str]
+) -> None:
+    """A player waiting on the tournament's page for the organiser to start
+    the round is shown their table when it starts, without reloading: the
+    page showed only what it read when it opened, so a player who waited
+    there never saw *Play at table* and, at a timed table, lost their moves
+    to the clock (three timeouts and a bot took the seat). A team name being
+    typed is not wiped by the refresh."""
+    person = player()
+    name = sign_up(person)
+    code = SEATED_SET_UP.replace("NAME", json.dumps(name))
+    made = json.loads(live_manage(code).strip().splitlines()[-1])
+    page = person.page
+    page.goto(f"/tournaments/{made['tournament']}/")
+    expect(page.locator("#your-table")).to_contain_text("Round 1 is seated")
+    live_manage(START.replace("ID", str(made["tournament"])))
+    link = page.locator("#your-table").get_by_role("link")
+    expect(link).to_have_text(re.compile(r"^Play at table #\d+$"), timeout=15_000)
+    # The table's status in the rounds' list follows too.
+    expect(page.locator("#rounds")).to_contain_text("(playing)")
+
+
+@pytest.mark.timeout(90)
+def test_the_refresh_keeps_a_team_name_being_typed(
+    player: Any, live_manage: Callable[[str], str]
+) -> None:
+    """Someone else registering while a person types their team name does
+    not redraw the form under them; their Register then shows both."""
+    made = json.loads(live_manage(TEAM_SET_UP).strip().splitlines()[-1])
+    person = player()
+    name = sign_up(person)
+    page = person.page
+    page.goto(f"/tournaments/{made['tournament']}/")
+    team = page.get_by_label("Team")
+    team.fill("Ravens")
+    live_manage(
+        FILL.replace("NAME", json.dumps(name))
+        .replace("ID", str(made["tournament"]))
+        .replace("user=late)", 'user=late, team="Crows")')
+    )
+    page.wait_for_timeout(6_000)  # longer than a refresh
+    expect(team).to_have_value("Ravens")
+    page.get_by_role("button", name="Register").click()
+    expect(page.locator("#entries li")).to_have_text(
+        [f"{name}-late · Crows", f"{name} · Ravens"]
+    )

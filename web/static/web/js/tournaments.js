@@ -153,19 +153,41 @@ function yourTable(t, me) {
     el("a", { href: `/tables/${table.table}/`, class: "button" }, `Play at table #${table.table}`));
 }
 
-async function detail() {
+// How often an open or running tournament's page reads it again (as the
+// lobby does its tables): a player waiting there sees their round start, and
+// the standings move as tables finish, without reloading.
+const REFRESH_MS = 5000;
+const LIVE = ["registration", "running"];
+// The tournament as last shown (its JSON), so an unchanged answer redraws nothing.
+let shown = null;
+// The games' titles, read once for the set-up line.
+let catalogue = {};
+
+async function detail({ quiet = false } = {}) {
   let t;
   try {
     t = await api(`/api/tournaments/${id}/`);
   } catch (err) {
+    if (quiet) return; // a refresh that failed: keep the page as it is
     if (err.status === 404) {
       root.replaceChildren(el("h1", {}, "Tournament"), el("section", { class: "panel" }, emptyState("This tournament does not exist (yet).")));
       return;
     }
     throw err;
   }
+  const seen = JSON.stringify(t);
+  if (quiet) {
+    // Nothing new, or a team name being typed: leave the page alone (the
+    // next refresh, or the person's own Register, shows the change).
+    const team = root.querySelector("#register-form input[name=team]");
+    if (seen === shown || (team && (team.value || document.activeElement === team))) return;
+  }
+  shown = seen;
+  render(t);
+}
+
+function render(t) {
   document.title = `${t.name} · Cardroom`;
-  const catalogue = await games();
   const error = el("p", { class: "form-error", id: "tournament-error", role: "alert", hidden: true });
   const me = currentUser();
   let form = null;
@@ -225,4 +247,13 @@ async function detail() {
   ].filter(Boolean));
 }
 
-(id ? detail() : list()).catch((err) => root.replaceChildren(emptyState(err.message)));
+async function follow() {
+  catalogue = await games();
+  await detail();
+  setInterval(() => {
+    const status = shown && JSON.parse(shown).status;
+    if (!document.hidden && LIVE.includes(status)) detail({ quiet: true });
+  }, REFRESH_MS);
+}
+
+(id ? follow() : list()).catch((err) => root.replaceChildren(emptyState(err.message)));
