@@ -294,3 +294,35 @@ def test_the_refresh_keeps_a_team_name_being_typed(
     expect(page.locator("#entries li")).to_have_text(
         [f"{name}-late · Crows", f"{name} · Ravens"]
     )
+
+
+CLOCK_SET_UP = """
+import json
+from tests.tournaments.factories import TournamentFactory
+from tournaments import services
+
+tournament = TournamentFactory(
+    name="Quick duels", game="alkort", table_size=2, options={"target": 1},
+    time_control=30,
+)
+services.registration_open(tournament_id=tournament.pk)
+print(json.dumps({"tournament": tournament.pk}))
+"""
+
+
+@pytest.mark.timeout(90)
+def test_the_set_up_names_the_time_control(
+    player: Any, live_manage: Callable[[str], str]
+) -> None:
+    """A timed tournament says so where players choose to register, as the
+    lobby names a table's clock: it did not, and a player found out only at
+    the table, when the clock played for them."""
+    made = json.loads(live_manage(CLOCK_SET_UP).strip().splitlines()[-1])
+    page = player().page
+    page.goto("/tournaments/")
+    listed = page.locator("#tournament-list li", has_text="Quick duels")
+    expect(listed).to_contain_text("2-player tables · 30 s a move")
+    page.goto(f"/tournaments/{made['tournament']}/")
+    expect(page.locator("#tournaments-root > p.muted").first).to_contain_text(
+        "2-player tables · 30 s a move"
+    )

@@ -23,13 +23,15 @@ function ordinal(place) {
   return `${place}${suffix}`;
 }
 
-// "Alkort · Swiss · 3 rounds · 2-player tables · rated", from the set-up.
+// "Alkort · Swiss · 3 rounds · 2-player tables · 30 s a move · rated", from the
+// set-up (the clock as the lobby names a table's).
 function setUp(t, catalogue) {
   return [
     (catalogue[t.game] || { title: t.game }).title,
     FORMAT[t.format] || t.format,
     t.round_count ? plural(t.round_count, "round") : null,
     t.table_size ? `${t.table_size}-player tables` : null,
+    t.time_control ? `${t.time_control} s a move` : null,
     t.rated ? "rated" : null,
     t.team_event ? "teams" : null,
   ].filter(Boolean).join(" · ");
