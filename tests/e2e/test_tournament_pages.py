@@ -326,3 +326,29 @@ def test_the_set_up_names_the_time_control(
     expect(page.locator("#tournaments-root > p.muted").first).to_contain_text(
         "2-player tables · 30 s a move"
     )
+
+
+@pytest.mark.timeout(90)
+def test_a_player_finds_their_own_line_in_the_standings(
+    player: Any, live_manage: Callable[[str], str]
+) -> None:
+    """The signed-in player's line in the standings is marked (a tinted row,
+    a *you* tag, ``aria-current``): in a big event they had to read every
+    name to find where they stand. Only their line is marked."""
+    person = player()
+    name = sign_up(person)
+    code = SEATED_SET_UP.replace("NAME", json.dumps(name))
+    made = json.loads(live_manage(code).strip().splitlines()[-1])
+    live_manage(START.replace("ID", str(made["tournament"])))
+    page = person.page
+    page.goto(f"/tournaments/{made['tournament']}/")
+    expect(page.locator("#standings tbody tr")).to_have_count(2)
+    mine = page.locator("#standings tbody tr[aria-current=true]")
+    expect(mine).to_have_count(1)
+    expect(mine.locator("th a")).to_have_text(name)
+    expect(mine.locator(".you")).to_have_text("you")
+    other = page.locator("#standings tbody tr", has_text=f"{name}-rival")
+    tint = "e => getComputedStyle(e).backgroundColor"
+    assert other.locator("td").first.evaluate(tint) != (
+        mine.locator("td").first.evaluate(tint)
+    )

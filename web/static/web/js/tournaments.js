@@ -97,7 +97,9 @@ function entriesPanel(t) {
       : emptyState("Nobody has registered yet."));
 }
 
-function standingsTable(t) {
+// The standings; the signed-in player's line (``me``) is tinted and tagged
+// *you*, so they find where they stand without reading every name.
+function standingsTable(t, me) {
   const standings = results(t.standings || []);
   if (!standings.length) return emptyState("Standings appear once the first round is seated.");
   const columns = [
@@ -110,11 +112,15 @@ function standingsTable(t) {
   if (standings.some((s) => s.byes)) columns.push(["Byes", (s) => String(s.byes)]);
   return scrollBox("Standings", el("table", { class: "scores", id: "standings" },
     el("thead", {}, el("tr", {}, ["#", "Player", t.team_event ? "Team" : null, ...columns.map(([h]) => h)].filter(Boolean).map((h) => el("th", {}, h)))),
-    el("tbody", {}, standings.map((s) => el("tr", { class: s.withdrawn ? "withdrawn" : null },
+    el("tbody", {}, standings.map((s) => {
+      const mine = Boolean(me) && s.username === me;
+      return el("tr", { class: [s.withdrawn ? "withdrawn" : "", mine ? "mine" : ""].join(" ").trim() || null, "aria-current": mine ? "true" : null },
       el("td", {}, String(s.rank)),
-      el("th", {}, playerCut(s.username), s.withdrawn ? el("span", { class: "tag warn" }, "withdrawn") : null),
+      el("th", {}, playerCut(s.username), mine ? [" ", el("span", { class: "you" }, "you")] : null,
+        s.withdrawn ? el("span", { class: "tag warn" }, "withdrawn") : null),
       t.team_event ? el("td", {}, s.team || "—") : null,
-      ...columns.map(([, value]) => el("td", {}, value(s))))))));
+      ...columns.map(([, value]) => el("td", {}, value(s))));
+    }))));
 }
 
 // One seat of a round's table: the person, or the house bot that filled it,
@@ -243,7 +249,7 @@ function render(t) {
     t.status === "registration" ? entriesPanel(t) : null,
     // Before the first round there is nothing to stand on or play.
     ...(t.status === "registration" && !results(t.rounds || []).length ? [] : [
-      el("section", { class: "panel" }, el("h2", {}, "Standings"), standingsTable(t)),
+      el("section", { class: "panel" }, el("h2", {}, "Standings"), standingsTable(t, me)),
       el("section", { class: "panel" }, el("h2", {}, "Rounds"), roundsList(t)),
     ]),
   ].filter(Boolean));
