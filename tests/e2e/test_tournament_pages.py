@@ -352,3 +352,36 @@ def test_a_player_finds_their_own_line_in_the_standings(
     assert other.locator("td").first.evaluate(tint) != (
         mine.locator("td").first.evaluate(tint)
     )
+
+
+# More published tournaments than the API's page holds (20), named after
+# the person so that the test counts its own.
+MANY_SET_UP = """
+from tests.tournaments.factories import TournamentFactory
+from tournaments import services
+for number in range(1, 23):
+    tournament = TournamentFactory(name=f"NAME cup {number:02d}", game="alkort", table_size=2)
+    services.registration_open(tournament_id=tournament.pk)
+"""
+
+
+@pytest.mark.timeout(90)
+def test_the_list_shows_more_than_one_page_of_tournaments(
+    player: Any, live_manage: Callable[[str], str]
+) -> None:
+    """The list offers the tournaments past the API's first page: it showed
+    the newest 20 and nothing said there were more, so a club's older
+    events (and one created early with its registration still open)
+    could not be found."""
+    person = player()
+    name = sign_up(person)
+    live_manage(MANY_SET_UP.replace("NAME", name))
+    page = person.page
+    page.goto("/tournaments/")
+    mine = page.locator("#tournament-list li", has_text=f"{name} cup")
+    expect(mine).to_have_count(20)
+    expect(page.locator("#tournaments-shown")).to_contain_text("Showing 20 of")
+    page.get_by_role("button", name="Show more tournaments").click()
+    expect(mine).to_have_count(22)
+    expect(mine.first).to_contain_text(f"{name} cup 22")
+    expect(mine.last).to_contain_text(f"{name} cup 01")

@@ -69,11 +69,39 @@ async function list() {
     root.replaceChildren(el("section", { class: "panel" }, emptyState("No tournaments yet: organisers create them in the admin.")));
     return;
   }
-  root.replaceChildren(el("section", { class: "panel" }, el("ul", { class: "tables", id: "tournament-list" }, rows.map((t) => el("li", { class: "table-row" },
+  const row = (t) => el("li", { class: "table-row" },
     el("div", {},
       el("a", { href: `/tournaments/${t.id}/` }, el("strong", {}, t.name)), statusTag(t.status),
       el("div", { class: "muted" }, setUp(t, catalogue))),
-    el("span", { class: "muted" }, t.entries_count === null || t.entries_count === undefined ? "" : entrants(t.entries_count, t.max_entries)))))));
+    el("span", { class: "muted" }, t.entries_count === null || t.entries_count === undefined ? "" : entrants(t.entries_count, t.max_entries)));
+  // The API is paged (20 a page, newest first): the rest on request, as the
+  // leaderboard does, saying how many there are in all.
+  const listed = el("ul", { class: "tables", id: "tournament-list" }, rows.map(row));
+  const shown = el("p", { class: "hint", id: "tournaments-shown" });
+  const more = el("button", { type: "button", class: "button ghost", id: "tournaments-more" }, "Show more tournaments");
+  let next = data.next;
+  // A list that fits one page needs no count.
+  const paged = Boolean(data.count) && data.count > rows.length;
+  const update = () => {
+    shown.textContent = `Showing ${listed.children.length} of ${plural(data.count, "tournament")}.`;
+    shown.hidden = !paged;
+    more.hidden = !next;
+  };
+  more.addEventListener("click", async () => {
+    more.disabled = true;
+    try {
+      // The API's link is absolute; ask this origin for its path.
+      const url = new URL(next, window.location.href);
+      const page = await api(url.pathname + url.search);
+      listed.append(...results(page).map(row));
+      next = page.next;
+    } finally {
+      more.disabled = false;
+      update();
+    }
+  });
+  update();
+  root.replaceChildren(el("section", { class: "panel" }, listed, shown, more));
 }
 
 function playerLink(name) {
