@@ -825,13 +825,23 @@ class TournamentAdmin(admin.ModelAdmin):
                 ),
             )
             byes = ", ".join(str(b.entry.player) for b in rnd.byes.all()) or "none"
+            state = rnd.get_status_display().lower()
+            if rnd.status == RoundStatus.RUNNING:
+                # How far the round is, without reading every table's status.
+                tables = rnd.tables.all()
+                ended = sum(
+                    1
+                    for t in tables
+                    if t.table is not None and t.table.status == TableStatus.FINISHED
+                )
+                state += f": {ended} of {len(tables)} tables ended"
             parts.append(
                 format_html(
                     "<h3>Round {} ({})</h3><table><thead><tr><th>table</th><th>seats"
                     " (▶ acts first)</th><th>match</th><th>replay</th></tr></thead>"
                     "<tbody>{}</tbody></table><p>Byes: {}</p>",
                     rnd.number,
-                    rnd.get_status_display().lower(),
+                    state,
                     rows,
                     byes,
                 )

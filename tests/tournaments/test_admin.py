@@ -883,6 +883,29 @@ def test_the_change_page_shows_places_once_a_table_has_ended(
         assert f"{lead}{seat.index}: {seat.user.username} (place {place})" in content
 
 
+def test_the_change_page_counts_a_rounds_tables_ended(
+    staff: Client, organiser: User, on_commit: Callable[[], AbstractContextManager[Any]]
+) -> None:
+    """Each round's heading says how many of its tables have ended: in a big
+    event the organiser had to read every table's status to know whether
+    *Finish round* would go through."""
+    tournament = alkort_duel(4)
+    services.round_seat(tournament_id=tournament.pk)
+    content = staff.get(f"{CHANGELIST}{tournament.pk}/change/").content.decode()
+    assert "<h3>Round 1 (seated)</h3>" in content
+    services.round_start(tournament_id=tournament.pk, user=organiser)
+    content = staff.get(f"{CHANGELIST}{tournament.pk}/change/").content.decode()
+    assert "<h3>Round 1 (running: 0 of 2 tables ended)</h3>" in content
+    first, second = round_tables(Round.objects.get())
+    play_people(first, random.Random(7), on_commit)
+    content = staff.get(f"{CHANGELIST}{tournament.pk}/change/").content.decode()
+    assert "<h3>Round 1 (running: 1 of 2 tables ended)</h3>" in content
+    play_people(second, random.Random(8), on_commit)
+    services.round_finish(tournament_id=tournament.pk)
+    content = staff.get(f"{CHANGELIST}{tournament.pk}/change/").content.decode()
+    assert "<h3>Round 1 (finished)</h3>" in content
+
+
 # --- the organisers' audit ----------------------------------------------------
 
 
