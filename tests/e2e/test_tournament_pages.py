@@ -322,6 +322,8 @@ def test_the_set_up_names_the_time_control(
     page.goto("/tournaments/")
     listed = page.locator("#tournament-list li", has_text="Quick duels")
     expect(listed).to_contain_text("2-player tables · 30 s a move")
+    # Number and unit on one line, on a phone too.
+    assert "30\u00a0s a move" in (listed.text_content() or "")
     page.goto(f"/tournaments/{made['tournament']}/")
     expect(page.locator("#tournaments-root > p.muted").first).to_contain_text(
         "2-player tables · 30 s a move"

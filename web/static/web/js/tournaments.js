@@ -31,7 +31,7 @@ function setUp(t, catalogue) {
     FORMAT[t.format] || t.format,
     t.round_count ? plural(t.round_count, "round") : null,
     t.table_size ? `${t.table_size}-player tables` : null,
-    t.time_control ? `${t.time_control} s a move` : null,
+    t.time_control ? `${t.time_control}\u00a0s a move` : null, // "1 s" kept on one line
     t.rated ? "rated" : null,
     t.team_event ? "teams" : null,
   ].filter(Boolean).join(" · ");
