@@ -221,8 +221,18 @@ def test_register_and_withdraw_after_the_start_are_409() -> None:
     }
     response = register(UserFactory(), tournament)
     assert (response.status_code, response.json()) == (409, closed)
+    # A player who cannot go on is told who can withdraw them now (the
+    # registration's message read as if they had tried to register).
     response = withdraw(entries[0].player, tournament)
-    assert (response.status_code, response.json()) == (409, closed)
+    assert (response.status_code, response.json()) == (
+        409,
+        {
+            "code": "registration_closed",
+            "message": "You can no longer withdraw from 'Open' yourself: the "
+            "tournament is running. Ask its organiser to withdraw you (a bot then "
+            "plays your seat in a match in play).",
+        },
+    )
     assert Entry.objects.filter(withdrawn=True).count() == 0
     assert Entry.objects.count() == 2
 

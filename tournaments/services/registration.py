@@ -164,6 +164,15 @@ def entry_register(*, tournament_id: int, user: User, team: str = "") -> Entry:
 def entry_withdraw(*, tournament_id: int, user: User) -> Entry:
     """Withdraw ``user``'s entry during registration. Lock: the tournament row."""
     tournament = tournament_lock(tournament_id, public=True)
+    if tournament.status == TournamentStatus.RUNNING:
+        # Said as a withdrawal: the registration's message read as if the
+        # player had tried to register, and did not say who can withdraw them.
+        raise Conflict(
+            "registration_closed",
+            f"You can no longer withdraw from {tournament.name!r} yourself: the "
+            "tournament is running. Ask its organiser to withdraw you (a bot then "
+            "plays your seat in a match in play).",
+        )
     require_registration(tournament)
     entry = tournament.entries.filter(player=user, withdrawn=False).first()
     if entry is None:
