@@ -787,6 +787,51 @@ class TournamentAdmin(admin.ModelAdmin):
                     messages.INFO,
                 )
 
+    def response_action(
+        self, request: HttpRequest, queryset: QuerySet[Tournament]
+    ) -> HttpResponse | None:
+        """Run the chosen action; first say which selected tournaments are gone.
+
+        A list loaded before another organiser deleted a tournament posts its
+        id: Django's action then ran over nothing and said nothing (the
+        seating, "select exactly one"), so the page read as if it had been
+        done. All gone: nothing runs and the message says why; some gone: the
+        action goes on for the rest, after a warning.
+        """
+        selected = request.POST.getlist(helpers.ACTION_CHECKBOX_NAME)
+        if not selected or request.POST.get("select_across", "0") != "0":
+            return super().response_action(request, queryset)
+        try:
+            wanted = {int(pk) for pk in selected}
+        except ValueError:
+            return super().response_action(request, queryset)
+        present = set(
+            Tournament.objects.filter(pk__in=wanted).values_list("pk", flat=True)
+        )
+        gone = len(wanted - present)
+        if gone and not present:
+            self.message_user(
+                request,
+                (
+                    "The tournament you selected no longer exists"
+                    if gone == 1
+                    else "The tournaments you selected no longer exist"
+                )
+                + " (deleted since the list was loaded): nothing was done. The "
+                "list now shows the tournaments as they are.",
+                messages.ERROR,
+            )
+            return None
+        if gone:
+            self.message_user(
+                request,
+                f"{gone} of the tournaments you selected no longer "
+                f"{'exists' if gone == 1 else 'exist'} (deleted since the list was "
+                f"loaded): nothing was done to {'it' if gone == 1 else 'them'}.",
+                messages.WARNING,
+            )
+        return super().response_action(request, queryset)
+
     @admin.display(description="entries")
     def entries_count(self, obj: Tournament) -> int | str:
         entered: int = getattr(obj, "entries_total", 0)

@@ -906,6 +906,40 @@ def test_the_change_page_counts_a_rounds_tables_ended(
     assert "<h3>Round 1 (finished)</h3>" in content
 
 
+@pytest.mark.parametrize("action", ["open_registration", "seat_next_round"])
+def test_an_action_on_a_tournament_deleted_meanwhile_says_so(
+    staff: Client, action: str
+) -> None:
+    """A list loaded before another organiser deleted a tournament: an
+    action on it said nothing at all (or, for the seating, to select exactly
+    one), as if it had been done. Now it says the tournament is gone."""
+    gone = TournamentFactory(name="Gone cup")
+    kept = TournamentFactory(name="Kept cup")
+    pk = gone.pk
+    gone.delete()
+    data = {"action": action, "_selected_action": [pk]}
+    response = staff.post(CHANGELIST, data, follow=True)
+    assert messages_of(response) == [
+        (
+            "error",
+            "The tournament you selected no longer exists (deleted since the list "
+            "was loaded): nothing was done. The list now shows the tournaments as "
+            "they are.",
+        )
+    ]
+    # With another selected, the action goes on for that one.
+    data = {"action": "open_registration", "_selected_action": [pk, kept.pk]}
+    response = staff.post(CHANGELIST, data, follow=True)
+    assert messages_of(response) == [
+        (
+            "warning",
+            "1 of the tournaments you selected no longer exists (deleted since the "
+            "list was loaded): nothing was done to it.",
+        ),
+        ("success", "Kept cup: registration is open."),
+    ]
+
+
 # --- the organisers' audit ----------------------------------------------------
 
 
