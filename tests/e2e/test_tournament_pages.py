@@ -173,6 +173,10 @@ def test_a_player_is_shown_their_table(
     expect(page.locator("#your-table")).to_have_text(
         "Round 1 is seated: you play at table 1 once the organiser starts it."
     )
+    # Not "once the first round is seated": it is, and they are not there yet.
+    expect(
+        page.get_by_text("Standings appear once the first round has started.")
+    ).to_be_visible()
     live_manage(START.replace("ID", str(made["tournament"])))
     page.reload()
     link = page.locator("#your-table").get_by_role("link")

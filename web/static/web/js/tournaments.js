@@ -129,7 +129,7 @@ function entriesPanel(t) {
 // *you*, so they find where they stand without reading every name.
 function standingsTable(t, me) {
   const standings = results(t.standings || []);
-  if (!standings.length) return emptyState("Standings appear once the first round is seated.");
+  if (!standings.length) return emptyState("Standings appear once the first round has started.");
   const columns = [
     ["Points", (s) => number(s.points)],
     ["Buchholz", (s) => number(s.buchholz)],
