@@ -79,6 +79,34 @@ class PendingTable(models.Model):
         return f"Table {self.table_id} ({self.game}) waiting for its count"
 
 
+class GameProgress(models.Model):
+    """How far the counting of one game has got: what ``computed_through``
+    and ``Last-Modified`` answer, without reading every ``CountedTable``.
+
+    Kept by the statistics writer in the transaction that writes or removes
+    the game's markers, under the game's writer lock (``stats.services.
+    progress``): ``tables`` is how many markers the game has, ``last_table``
+    and ``last_finished_at`` the last of them in finish order
+    (``finished_at``, then table id), ``counted_at`` their newest
+    ``counted_at``. A game with no counted table has no row. ``last_table``
+    is a plain id, not a foreign key: the row describes the markers, and
+    follows them only through the writer.
+    """
+
+    game = models.CharField(max_length=32, choices=GAME_CHOICES, primary_key=True)
+    tables = models.PositiveIntegerField(default=0)
+    last_table = models.BigIntegerField()
+    last_finished_at = models.DateTimeField()
+    counted_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["game"]
+        verbose_name_plural = "game progress"
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.tables} tables counted"
+
+
 class PlayerResult(models.Model):
     """One seat's result at one counted table (head to head, history)."""
 

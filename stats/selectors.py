@@ -31,7 +31,7 @@ from accounts.selectors import user_find
 from games.errors import NotFound
 from games.models import Seat, TableStatus
 from stats.models import (
-    CountedTable,
+    GameProgress,
     GameStat,
     PendingTable,
     PlayerGameStat,
@@ -88,39 +88,45 @@ def rating_get(user: User, game: str) -> dict[str, Any] | None:
     return rating_fields(row.mu, row.sigma, row.matches)
 
 
+def _progress(game: str | None) -> list[GameProgress]:
+    rows = GameProgress.objects.all()
+    if game is not None:
+        rows = rows.filter(game=game)
+    return list(rows)
+
+
 def computed_through_get(*, game: str | None = None) -> dict[str, Any]:
     """How far the statistics have got: the last finished table counted (in
     finish order), how many are counted, and how many finished tables still
-    wait for their count: the queue (``PendingTable``), each of its rows
-    joined with its own table by primary key, never an anti-join of the
-    site's finished tables with the markers."""
-    counted = CountedTable.objects.all()
+    wait for their count.
+
+    The counted part reads the games' progress rows (``GameProgress``, one a
+    game, kept by the writer with the markers) and combines them here (sum,
+    newest), never every ``CountedTable``; the waiting part reads the queue
+    (``PendingTable``), each of its rows joined with its own table by primary
+    key, never an anti-join of the site's finished tables with the markers.
+    """
+    rows = _progress(game)
     queued = PendingTable.objects.filter(table__status=TableStatus.FINISHED)
     if game is not None:
-        counted = counted.filter(game=game)
         queued = queued.filter(game=game)
-    last = (
-        counted.order_by("-finished_at", "-table_id")
-        .values("table_id", "finished_at")
-        .first()
-    )
-    agg = counted.aggregate(n=Count("pk"), at=Max("counted_at"))
-    pending = queued.count()
+    last = max(rows, key=lambda r: (r.last_finished_at, r.last_table), default=None)
     return {
-        "table": last["table_id"] if last else None,
-        "finished_at": last["finished_at"] if last else None,
-        "tables": agg["n"],
-        "pending": pending,
-        "counted_at": agg["at"],
+        "table": last.last_table if last else None,
+        "finished_at": last.last_finished_at if last else None,
+        "tables": sum(r.tables for r in rows),
+        "pending": queued.count(),
+        "counted_at": max((r.counted_at for r in rows), default=None),
     }
 
 
 def last_modified(*, game: str | None = None) -> datetime | None:
-    """When the statistics last changed (the newest count or rebuild)."""
-    counted = CountedTable.objects.all()
+    """When the statistics last changed (the newest count or rebuild): the
+    newest ``counted_at`` of the games' progress rows."""
+    rows = GameProgress.objects.all()
     if game is not None:
-        counted = counted.filter(game=game)
-    at: datetime | None = counted.aggregate(at=Max("counted_at"))["at"]
+        rows = rows.filter(game=game)
+    at: datetime | None = rows.aggregate(at=Max("counted_at"))["at"]
     return at
 
 

@@ -18,6 +18,7 @@ from stats.models import (
 )
 from stats.projection import counters_add, project
 from stats.ratings import RatingBook
+from stats.services.progress import progress_refresh
 from stats.services.queue import tables_queue_remove
 from stats.services.writes import book_save, change_rows, per_user, results_rows
 from stats.sources import tables_load
@@ -43,6 +44,9 @@ def stats_rebuild(
     (``PendingTable``) in the same transaction; a table that finishes while
     the rebuild runs, after it listed the finished tables, stays queued for
     its own task.
+
+    Each game's progress (``GameProgress``) is read again from the markers
+    once all are written.
 
     Lock: the writer lock of every game, in one transaction: tasks wait for
     the rebuild and then find their tables counted.
@@ -122,4 +126,5 @@ def stats_rebuild(
         )
         for game, book in books.items():
             book_save(game, book, book.entries)
+        progress_refresh(games=rules.GAMES)
         return counted

@@ -6,6 +6,11 @@ from games.models import Table
 from stats.locks import game_writer
 from stats.models import CountedTable, PlayerResult
 from stats.projection import project
+from stats.services.progress import (
+    progress_counted,
+    progress_recounted,
+    progress_refresh,
+)
 from stats.services.queue import tables_queue_remove
 from stats.services.ratings import ratings_apply, ratings_replay_from
 from stats.services.writes import results_rows, stats_add
@@ -16,8 +21,9 @@ def table_record(*, table_id: int) -> bool:
     """Count finished table ``table_id`` once; True if this call counted it.
 
     Reads the table's events (never its cached state), adds its statistics,
-    rates it, writes its ``CountedTable`` marker and takes it off the queue of
-    tables waiting for their count (``PendingTable``) in one transaction. A
+    rates it, writes its ``CountedTable`` marker, moves the game's progress
+    on (``GameProgress``) and takes it off the queue of tables waiting for
+    their count (``PendingTable``) in one transaction. A
     table already counted, not finished or missing is left alone, so running
     this twice, or twice at once, counts the table once.
 
@@ -34,7 +40,10 @@ def table_record(*, table_id: int) -> bool:
             # goes now, or the table would stay pending and swept for ever.
             tables_queue_remove(table_ids=[table_id])
             return False
-        return _count(table_id, rate=True) is not None
+        counted = _count(table_id, rate=True)
+        if counted is not None:
+            progress_counted(marker=counted)
+        return counted is not None
 
 
 def table_recount(*, table_id: int) -> bool:
@@ -42,7 +51,9 @@ def table_recount(*, table_id: int) -> bool:
 
     For the admin's "recount this table" (after an upcaster fixed old events,
     say). The game's ratings are replayed from the table on, in finish order.
-    Returns True if the table is counted afterwards. Lock: the game's writer lock.
+    Returns True if the table is counted afterwards. The game's progress
+    (``GameProgress``) follows in the same transaction. Lock: the game's
+    writer lock.
     """
     game = Table.objects.filter(pk=table_id).values_list("game", flat=True).first()
     if game is None:
@@ -54,6 +65,12 @@ def table_recount(*, table_id: int) -> bool:
             PlayerResult.objects.filter(table_id=table_id).delete()
             old.delete()
         new = _count(table_id, rate=False)
+        if old is not None and new is not None:
+            progress_recounted(old=old, new=new)
+        elif new is not None:
+            progress_counted(marker=new)
+        elif old is not None:  # no longer countable: its marker is gone
+            progress_refresh(games=[game])
         rated = [c for c in (old, new) if c is not None and c.rated]
         if rated:
             ratings_replay_from(
