@@ -24,6 +24,7 @@ from games.models import Table, TableStatus
 from stats.models import CountedTable, GameProgress, PendingTable
 from stats.selectors import computed_through_get, last_modified
 from stats.services import stats_rebuild, table_record, table_recount
+from tests.races import run_together
 from tests.stats.sites import QUICK
 
 pytestmark = pytest.mark.django_db
@@ -213,3 +214,32 @@ def test_the_read_touches_the_progress_rows_only(people, finished_table) -> None
         assert "stats_countedtable" not in _relations(plan), json.dumps(plan)
         if "stats_gameprogress" in _relations(plan):
             assert plan["Actual Rows"] <= len(rules.GAMES), json.dumps(plan)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(120)
+def test_counts_at_once_lose_no_progress(people, finished_table) -> None:
+    """Real PostgreSQL, one connection per writer: six tables of one game and
+    two of another counted at once, a recount and a second count among them,
+    leave each game's row where its markers are (the game's writer lock
+    serialises the writers of one game; another game's do not wait)."""
+    ada, bob, cy = people(3)
+    ids = [
+        finished_table("alkort", [ada, bob], seed=f"r-{i}", options=QUICK)
+        for i in range(6)
+    ]
+    others = [finished_table("alager", [ada, bob, cy], seed=f"r-a{i}") for i in (0, 1)]
+    table_record(table_id=ids[0])
+    calls = [lambda t=t: table_record(table_id=t) for t in ids[1:] + others]
+    calls += [
+        lambda: table_recount(table_id=ids[0]),
+        lambda: table_record(table_id=ids[0]),
+    ]
+
+    outcomes = run_together(*calls)
+
+    assert [o.get() for o in outcomes] == [True] * 7 + [True, False]
+    _same_as_before()
+    assert _now("alkort")["tables"] == 6
+    assert _now("alager")["tables"] == 2
+    assert _now(None)["tables"] == 8
