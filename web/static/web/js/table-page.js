@@ -6,7 +6,7 @@ import { currentUser, el, games, showError } from "./api.js";
 import { openTable } from "./open-table.js";
 import { spokenCards } from "./cards.js";
 import { TableClient } from "./table-client.js";
-import { marked, seatLabel, withNames } from "./games/common.js";
+import { markName, marked, seatLabel, withNames } from "./games/common.js";
 import { renderers } from "./games/index.js";
 
 const root = document.getElementById("table-page");
@@ -25,6 +25,7 @@ let refusalTimer = null;
 let deadlineTimer = null;
 let announcing = false; // off while the backlog of a (re)opened page is drawn
 let wasMyTurn = false;
+let lobbyLine = null; // the turn bar's last lobby line: a change is read out
 let heard = [];
 let heardTimer = null;
 const announcer = document.getElementById("announcer");
@@ -276,11 +277,30 @@ function renderTimer(ctx) {
   deadlineTimer = setInterval(tick, 500);
 }
 
+// A table waiting for players: what happens next, and who does it. Everyone
+// read "the table's creator starts the match once every seat is filled", the
+// creator too, and still once every seat was taken: the creator was not told
+// it was up to them now, nor the others whom they were waiting for.
+function lobbyStatus(ctx) {
+  const me = currentUser();
+  const free = ctx.table.seats.filter((s) => !s.username).length;
+  const creator = ctx.table.created_by;
+  if (me && creator === me) {
+    return free
+      ? `Waiting for ${free} more player${free > 1 ? "s" : ""}: add a bot or share this page's address, then start the match.`
+      : "Every seat is filled: start the match when you are ready.";
+  }
+  const who = creator ? markName(creator) : "the table's creator";
+  return free
+    ? `Waiting for players: ${who} starts the match once every seat is filled.`
+    : `Every seat is filled: waiting for ${who} to start the match.`;
+}
+
 function renderTurn(ctx) {
   const text = document.getElementById("turn-text");
   const bar = document.getElementById("turn-bar");
   let message;
-  if (ctx.table.status === "lobby") message = "Waiting for players — the table's creator starts the match once every seat is filled.";
+  if (ctx.table.status === "lobby") message = lobbyStatus(ctx);
   else if (ctx.table.status === "aborted") message = "This table was closed before the match ended.";
   else if (!ctx.view) message = "Loading…";
   else if (ctx.view.outcome) message = `Match over. ${renderer.outcomeLine(marked(ctx))}`;
@@ -294,6 +314,10 @@ function renderTurn(ctx) {
   bar.classList.toggle("my-turn", myTurn);
   if (myTurn && !wasMyTurn) announce(line.textContent);
   wasMyTurn = myTurn;
+  // Someone took or left a seat: said once, as a move is (not on arrival).
+  const lobby = ctx.table.status === "lobby" ? line.textContent : null;
+  if (lobby && lobbyLine !== null && lobby !== lobbyLine) announce(lobby);
+  lobbyLine = lobby;
 }
 
 // "You are watching": a person not seated at a table in play (a visitor, or

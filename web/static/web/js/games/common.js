@@ -112,7 +112,13 @@ const MARKED = new RegExp(`${NAME_START}([^${NAME_END}]*)${NAME_END}`, "g");
 
 export function marked(ctx) {
   if (ctx.marked) return ctx;
-  return { ...ctx, marked: true, names: (seat) => `${NAME_START}${ctx.names(seat)}${NAME_END}` };
+  return { ...ctx, marked: true, names: (seat) => markName(ctx.names(seat)) };
+}
+
+// One name marked for `withNames`, for a sentence that names a person by
+// their username rather than by seat (the table's creator in the lobby).
+export function markName(name) {
+  return `${NAME_START}${name}${NAME_END}`;
 }
 
 export function withNames(text) {
