@@ -3,13 +3,16 @@ in the side panel, and who won, in the words a player expects."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.conftest import keep_screenshot
-from tests.e2e.flows import create_table, play_to_end, sign_up
+from tests.e2e.flows import create_table, play_to_end, sign_up, unique_name
 
 # The deal-result table fits its side panel at 1440 px; at 390 px it may
 # scroll, but only inside its own box.
@@ -104,3 +107,44 @@ def test_four_player_alkort_partners_win_together(
     page.click("dialog#result button[value=close]")
     log = page.locator("#log li", has_text="Match over:").text_content()
     assert f"{name} win: " in log and "(partners)" in log
+
+
+# A finished two-player Allegra match of one round, seated by a person and a
+# house bot.
+ALLEGRA_FINISHED = """
+import json
+import rules
+from accounts.models import User
+from games.models import Table
+from stats.simulate import match_play, tables_insert
+from tests.accounts.factories import UserFactory
+
+me = UserFactory(username="PREFIX")
+bot = User.objects.get(username="bot-random")
+match = match_play("allegra", 2, "PREFIX", {"rounds": 1})
+ids = tables_insert([match], [[me, bot]], creator=me)
+# The table's stored state, as the last move would have left it.
+game = rules.get_game("allegra")
+Table.objects.filter(pk=ids[0]).update(state=game.dump_state(game.replay(match.events)))
+print(json.dumps({"table": ids[0]}))
+"""
+
+
+@pytest.mark.timeout(90)
+def test_a_finished_allegra_table_no_longer_calls_for_last_moves(
+    player: Any, live_manage: Callable[[str], str]
+) -> None:
+    """The line under the grids kept saying "<seat> ended the round: last
+    moves." once the match was over, under "Match over" in the turn bar."""
+    made = json.loads(
+        live_manage(
+            ALLEGRA_FINISHED.replace("PREFIX", unique_name("end"))
+        ).splitlines()[-1]
+    )
+    table = made["table"]
+    page = player(390, 844).page
+    view = page.request.get(f"/api/tables/{table}/").json()["view"]
+    assert view["outcome"] and view["trigger"] is not None
+    page.goto(f"/tables/{table}/")
+    expect(page.locator("#turn-text")).to_contain_text("Match over.")
+    expect(page.locator("#action-hint")).to_have_text("")

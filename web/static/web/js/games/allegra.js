@@ -240,9 +240,12 @@ function knockInfo(ctx) {
 }
 
 // What to do now, after who ended the round, if someone did (the turn bar
-// says only "last moves").
+// says only "last moves"). Once the match is over there is nothing to do: the
+// last round's trigger stays in the view, and the line said "… ended the
+// round: last moves." under "Match over".
 function hint(ctx) {
   const v = ctx.view;
+  if (v.outcome) return "";
   const move = hintFor(ctx);
   if (v.trigger === null || v.trigger === undefined) return move;
   return `${ctx.names(v.trigger)} ended the round: last moves.${move ? ` ${move}` : ""}`;
