@@ -252,6 +252,37 @@ def test_a_person_whose_clock_ran_out_is_told(
     expect(page.locator(".seat-item.mine .timeouts")).to_have_count(0)
 
 
+@pytest.mark.timeout(120)
+def test_the_time_ran_out_notice_stays_until_the_person_moves(
+    player: Any, live_manage: Callable[[str], str]
+) -> None:
+    """The notice went away after 8 seconds, as a refused move's does: a
+    person back at the tab found "Your turn" and no word that the table had
+    moved for them (or, after three, that a bot was playing their seat)."""
+    person = player()
+    sign_up(person)
+    table_id = create_table(person.page, "alkort", 2, {"target": 2}, time_control=30)
+    page = person.page
+    assert wait_turn(page) == "turn"
+
+    played = live_manage(EXPIRE.format(table=table_id, seq=seq(page))).strip()
+
+    assert played != "None", "the timer did not play"
+    notice = page.locator("#refusal")
+    expect(notice).to_have_text(
+        "Your time ran out: the table made a move for you (see the log)."
+    )
+    page.wait_for_timeout(9_000)  # longer than a refused move's message stays
+    expect(notice).to_be_visible()
+    # The person's own move is the answer to it (move_done would take the
+    # notice, still up until the move's answer, for a refusal).
+    assert wait_turn(page) == "turn"
+    before = seq(page)
+    alkort_move(page)
+    expect(notice).to_be_hidden()
+    assert seq(page) > before
+
+
 # A move in flight on the socket (a stand-in socket records what is sent), then
 # the frames the server may send meanwhile: `first` (a frame of this seat's
 # move, of another seat's, or a full resync at the same seq) and then `then`.

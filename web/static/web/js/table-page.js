@@ -69,11 +69,13 @@ function sayHeard() {
   if (said.length) announcer.replaceChildren(el("p", {}, said.join(" ")));
 }
 
-function showRefusal(message) {
+// A message goes after 8 s, or stays (`stay`) until the person's next move,
+// Escape or another message replaces it.
+function showRefusal(message, { stay = false } = {}) {
   clearTimeout(refusalTimer);
   refusal.textContent = message || "";
   refusal.hidden = !message;
-  if (message) refusalTimer = setTimeout(() => { refusal.hidden = true; }, 8000);
+  if (message && !stay) refusalTimer = setTimeout(() => { refusal.hidden = true; }, 8000);
 }
 
 // What a refusal says to a person: a stale view is the table moving on
@@ -532,7 +534,10 @@ client.addEventListener("refused", (event) => showRefusal(refusalText(event.deta
 client.addEventListener("signedout", () => window.location.reload());
 
 // The seat's own clock ran out (presence counts its timeouts in a row): the
-// move the table made for it looks like any other in the log, so say so once.
+// move the table made for it looks like any other in the log, so say so, until
+// the person moves again. It used to go after 8 s like a refused move's
+// message, and a person back at the tab found "Your turn" and no word that the
+// table had moved for them, or that a bot was playing their seat.
 let myTimeouts = null;
 client.addEventListener("presence", (event) => {
   const seat = client.table ? client.table.seat : null;
@@ -541,7 +546,7 @@ client.addEventListener("presence", (event) => {
   if (myTimeouts !== null && mine.timeouts > myTimeouts) {
     showRefusal(mine.away
       ? "Your time ran out again: a bot plays your seat until you make a move."
-      : "Your time ran out: the table made a move for you (see the log).");
+      : "Your time ran out: the table made a move for you (see the log).", { stay: true });
   }
   myTimeouts = mine.timeouts;
 });
