@@ -580,3 +580,45 @@ def test_a_cut_name_ends_with_its_ellipsis_right_after_a_letter(
           link.id = 'cut-link'; }"""
     )
     expect(page.locator("#cut-link")).to_have_accessible_name("random bot 2")
+
+
+# The board's hint naming the seats still to answer in Allegra's knock window,
+# in boxes of every width a phone gives it: whether a line starts with the
+# comma or the ellipsis that follows a name.
+PUNCTUATION_AFTER_NAMES = """async () => {
+  const { marked, waitingFor, withNames } = await import('/static/web/js/games/common.js');
+  const names = (seat) => (seat === 0 ? 'ada (you)' : `basic bot ${seat + 1}`);
+  const ctx = { names, legal: [], view: { to_act: [1, 2, 3, 5] } };
+  const orphans = [];
+  for (let width = 160; width <= 360; width += 2) {
+    const line = document.createElement('p');
+    line.className = 'hint';
+    line.style.width = `${width}px`;
+    line.append(...withNames(waitingFor(marked(ctx))));
+    document.querySelector('main').append(line);
+    for (const name of line.querySelectorAll('.name-cut')) {
+      let after = name.nextSibling;
+      while (after && after.nodeType !== Node.TEXT_NODE) after = after.firstChild;
+      if (!after || !/^[,.…]/.test(after.textContent)) continue;
+      const range = document.createRange();
+      range.setStart(after, 0);
+      range.setEnd(after, 1);
+      if (range.getBoundingClientRect().top >= name.getBoundingClientRect().bottom - 1) {
+        orphans.push(`${width}px: "${after.textContent.slice(0, 12)}"`);
+      }
+    }
+    line.remove();
+  }
+  return orphans;
+}"""
+
+
+@pytest.mark.timeout(60)
+def test_a_comma_or_ellipsis_after_a_name_stays_on_its_line(player: Any) -> None:
+    """ "Waiting for basic bot 2, basic bot 3, basic bot 4, basic bot 6…" broke
+    before a comma at 390 px, and a line of the hint began ", basic bot 6…":
+    a cut name is a box of its own, and the line could break after it."""
+    page = player(width=WIDTH, height=844).page
+    page.goto("/")
+    page.wait_for_load_state("load")
+    assert page.evaluate(PUNCTUATION_AFTER_NAMES) == []

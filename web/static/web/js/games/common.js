@@ -121,6 +121,9 @@ export function markName(name) {
   return `${NAME_START}${name}${NAME_END}`;
 }
 
+// The punctuation that belongs to the word before it ("ada, bo…", "ada's").
+const TRAILING = /^(?:[,.;:!?…)\u2019\u201d]|'s\b)+/;
+
 export function withNames(text) {
   const parts = [];
   let last = 0;
@@ -129,9 +132,19 @@ export function withNames(text) {
     // As on the board, a trailing " (you)" is never cut.
     const name = match[1];
     const you = name.endsWith(YOU);
-    parts.push(el("span", { class: "name-cut", title: name }, you ? name.slice(0, -YOU.length) : name));
-    if (you) parts.push(YOU);
+    const cut = el("span", { class: "name-cut", title: name }, you ? name.slice(0, -YOU.length) : name);
     last = match.index + match[0].length;
+    // A cut name is a box of its own, and a line could break right after
+    // it: a hint's line began ", basic bot 6…". The comma, full stop or
+    // ellipsis after a name stays on its line, glued to the name.
+    const glued = text.slice(last).match(TRAILING);
+    if (glued) {
+      parts.push(el("span", { class: "name-glue" }, cut, you ? YOU : null, glued[0]));
+      last += glued[0].length;
+    } else {
+      parts.push(cut);
+      if (you) parts.push(YOU);
+    }
   }
   if (last < text.length) parts.push(text.slice(last));
   return parts;
