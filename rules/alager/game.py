@@ -19,6 +19,7 @@ from rules.alager.options import OPTIONS, deck_for, max_players, resolve
 from rules.alager.state import AlagerState
 from rules.cards import Card, parse_card
 from rules.core import Action, Event, Game, Option, Seat
+from rules.errors import InvalidOptions
 
 
 class AlagerGame(Game[AlagerState]):
@@ -37,6 +38,27 @@ class AlagerGame(Game[AlagerState]):
     def player_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
         """2 players up to what the deck allows (D-2: 15 with 52 cards, 8 with 32)."""
         return 2, max_players(options["deck"])
+
+    def validate_players(
+        self, players: object, options: Mapping[str, Any] | None = None
+    ) -> int:
+        """As every game's, and a count the 52-card deck would seat says the
+        deck is why: "played by 2 to 8 players, not 9" alone read as a mistake
+        to someone who had picked the 32-card deck in a form offering 15."""
+        try:
+            return super().validate_players(players, options)
+        except InvalidOptions as refused:
+            deck = self.validate_options(options)["deck"]
+            most = max_players(52)
+            if (
+                isinstance(players, int)
+                and not isinstance(players, bool)
+                and max_players(deck) < players <= most
+            ):
+                raise InvalidOptions(
+                    f"{refused}, with the {deck}-card deck (up to {most} with 52 cards)"
+                ) from None
+            raise
 
     def standard_deck(self, options: Mapping[str, Any]) -> list[Card]:
         """The 52- or 32-card deck in its unshuffled order."""

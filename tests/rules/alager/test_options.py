@@ -110,3 +110,22 @@ def test_standard_deck_is_the_rules_unshuffled_order():
         "KC",
         "AC",
     ]
+
+
+def test_too_many_players_for_the_32_card_deck_says_it_is_the_deck():
+    """The lobby offers up to 15 players, as the 52-card deck seats; with the
+    32-card deck picked, 9 to 15 were refused with only "played by 2 to 8
+    players", which read as a mistake: the game takes 15."""
+    with pytest.raises(rules.InvalidOptions) as refused:
+        GAME.start(players=9, options={"deck": 32}, seed=1)
+    assert str(refused.value) == (
+        "Alager is played by 2 to 8 players, not 9, with the 32-card deck"
+        " (up to 15 with 52 cards)"
+    )
+    # Beyond what any deck seats, the deck is not the reason.
+    with pytest.raises(rules.InvalidOptions) as refused:
+        GAME.start(players=16, options={"deck": 52}, seed=1)
+    assert str(refused.value) == "Alager is played by 2 to 15 players, not 16"
+    with pytest.raises(rules.InvalidOptions) as refused:
+        GAME.start(players=1, options={"deck": 32}, seed=1)
+    assert str(refused.value) == "Alager is played by 2 to 8 players, not 1"
