@@ -423,3 +423,47 @@ def test_a_redraw_that_changes_nothing_leaves_the_board_alone(player: Any) -> No
     before = seq(page)
     alkort_move(page)
     move_done(page, before)
+
+
+@pytest.mark.timeout(150)
+def test_a_socket_gone_silent_is_given_up_and_the_table_followed_again(
+    player: Any,
+) -> None:
+    """A connection that dies without a close (a phone moving from Wi-Fi to
+    mobile data, a router dropping the line) leaves the socket open in the
+    browser: the page said "live" and waited for frames that never came,
+    until the system gave the connection up many minutes later. The socket
+    now counts as gone when a ping gets no answer, and the page follows the
+    table over REST and a fresh socket."""
+    person = player()
+    sign_up(person)
+    page = person.page
+    silent = {"on": False, "sockets": 0}
+
+    def relay(ws: Any) -> None:
+        # The browser's socket goes through here to the server; once
+        # `silent` is on, the first socket's frames stop in both directions
+        # and nothing closes it, as on a dead line.
+        silent["sockets"] += 1
+        first = silent["sockets"] == 1
+        server = ws.connect_to_server()
+        dead = lambda: first and silent["on"]  # noqa: E731
+        ws.on_message(lambda message: None if dead() else server.send(message))
+        server.on_message(lambda message: None if dead() else ws.send(message))
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), relay)
+    create_table(page, "alkort", 2, {"target": 2})
+    assert wait_turn(page) == "turn"
+    wait_live(page)
+
+    silent["on"] = True
+    # Within a ping's round (20 s) and the wait for its answer, the page
+    # gives the socket up: it follows the table over REST, then a new socket.
+    page.wait_for_function(
+        "() => window.cardroom.client.mode !== 'socket'", timeout=45_000, polling=500
+    )
+    wait_live(page)
+    assert silent["sockets"] >= 2
+    before = seq(page)
+    alkort_move(page)
+    move_done(page, before)

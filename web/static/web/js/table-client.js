@@ -8,6 +8,8 @@ import { api, ApiError } from "./api.js";
 
 const POLL_MS = 1200;
 const PING_MS = 20000;
+// A ping unanswered this long: the line is dead though the socket looks open.
+const PONG_MS = 10000;
 const ANSWER_MS = 8000;
 const CATCH_UP_MS = 2000;
 const RESENDS = 6;
@@ -45,6 +47,7 @@ export class TableClient extends EventTarget {
     this.retries = 0;
     this.pollTimer = null;
     this.pingTimer = null;
+    this.pongTimer = null;
     this.retryTimer = null;
     this.stopped = false;
     // Back online, or the tab shown again: try the socket now rather than
@@ -79,6 +82,7 @@ export class TableClient extends EventTarget {
     clearTimeout(this.pollTimer);
     clearTimeout(this.retryTimer);
     clearInterval(this.pingTimer);
+    clearTimeout(this.pongTimer);
     if (this.socket) this.socket.close();
   }
 
@@ -171,27 +175,17 @@ export class TableClient extends EventTarget {
     }
     this.socket = socket;
     let opened = false;
-    socket.addEventListener("open", () => {
-      opened = true;
-      this.retries = 0;
-      this.mode = "socket";
-      this.schedulePoll();
-      this.send({ type: "sync", after: this.eventSeq });
+    let gone = false;
+    // A line that dies without a close (a phone leaving Wi-Fi, a router
+    // dropping it) leaves the socket open here: the page said "live" and
+    // waited for frames that never came, until the system gave up minutes
+    // later. Each ping expects an answer (any frame) within PONG_MS; without
+    // one the socket counts as closed, and REST and a new socket take over.
+    const closed = (event) => {
+      if (gone) return;
+      gone = true;
       clearInterval(this.pingTimer);
-      this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
-      this.emit("connection", { mode: "socket", ok: true });
-    });
-    socket.addEventListener("message", (message) => {
-      let frame;
-      try {
-        frame = JSON.parse(message.data);
-      } catch {
-        return;
-      }
-      this.onFrame(frame);
-    });
-    socket.addEventListener("close", (event) => {
-      clearInterval(this.pingTimer);
+      clearTimeout(this.pongTimer);
       if (this.socket === socket) this.socket = null;
       if (this.stopped) return;
       if (event.code === CLOSE_CREDENTIALS) this.sessionCheck();
@@ -204,7 +198,38 @@ export class TableClient extends EventTarget {
       this.retryTimer = setTimeout(() => {
         if (!this.stopped && !this.socket) this.connect();
       }, opened ? 1000 : delay);
+    };
+    const ping = () => {
+      if (!this.send({ type: "ping" }) || this.pongTimer) return;
+      this.pongTimer = setTimeout(() => {
+        this.pongTimer = null;
+        closed({ code: 1006 });
+        socket.close();
+      }, PONG_MS);
+    };
+    socket.addEventListener("open", () => {
+      opened = true;
+      this.retries = 0;
+      this.mode = "socket";
+      this.schedulePoll();
+      this.send({ type: "sync", after: this.eventSeq });
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(ping, PING_MS);
+      this.emit("connection", { mode: "socket", ok: true });
     });
+    socket.addEventListener("message", (message) => {
+      if (this.socket !== socket) return; // given up on: REST or a new socket follows the table
+      clearTimeout(this.pongTimer);
+      this.pongTimer = null;
+      let frame;
+      try {
+        frame = JSON.parse(message.data);
+      } catch {
+        return;
+      }
+      this.onFrame(frame);
+    });
+    socket.addEventListener("close", closed);
   }
 
   // The socket was closed because the person's password changed (here or in
