@@ -94,3 +94,31 @@ def test_the_grids_stay_put_when_a_knock_window_opens(player: Any) -> None:
     closed, open_ = tops
     assert not closed["shown"] and open_["shown"], tops
     assert closed["ring"] == open_["ring"], tops
+
+
+# The log's line for a card taken from an area, as the seat whose area it is
+# reads it, and as a visitor does.
+CARD_TAKEN = """async () => {
+  const allegra = (await import('/static/web/js/games/allegra.js')).default;
+  const event = { type: 'allegra.card_taken', seq: 9, seat: 1,
+    payload: { seat: 1, card: 5, cell: { seat: 0, row: 0, col: 1 } } };
+  const mine = (seat) => (seat === 0 ? 'ada (you)' : 'basic bot 2');
+  const theirs = (seat) => (seat === 0 ? 'ada' : 'basic bot 2');
+  return [allegra.describe(event, { names: mine, seat: 0 }),
+    allegra.describe(event, { names: theirs, seat: null }),
+    // A replay from seat 0's point of view names no one "you".
+    allegra.describe(event, { names: theirs, seat: 0 })];
+}"""
+
+
+@pytest.mark.timeout(60)
+def test_a_card_taken_from_your_area_says_your_area(player: Any) -> None:
+    """The log read "basic bot 2 took 5 from ada (you)'s area."."""
+    page = player(390, 844).page
+    page.goto("/")
+    page.wait_for_load_state("load")
+    assert page.evaluate(CARD_TAKEN) == [
+        "basic bot 2 took 5 from your area.",
+        "basic bot 2 took 5 from ada's area.",
+        "basic bot 2 took 5 from ada's area.",
+    ]

@@ -6,7 +6,7 @@
 import { el } from "../api.js";
 import { cardBack, cardHole, numberCard } from "../cards.js";
 import {
-  actionButton, legalOf, listNames, marked, resultTable, scoreTable, seatLabel, waitingFor, withNames,
+  actionButton, isYou, legalOf, listNames, marked, resultTable, scoreTable, seatLabel, waitingFor, withNames,
 } from "./common.js";
 
 let mode = "swap"; // what a cell press does with a drawn card: "swap" or "flip"
@@ -333,7 +333,11 @@ function describe(event, ctx) {
     case "allegra.drawn_card_discarded": return `${who} discarded the ${p.card}${p.flip ? ` and flipped ${p.flipped}` : ""}.`;
     case "allegra.card_given": return `${who} gave the ${p.card} to ${ctx.names(p.to)}.`;
     case "allegra.knocker_placed": return `${who} placed the ${p.card}${p.hand !== undefined && p.hand !== null ? ` and picked up ${p.hand}` : ""}.`;
-    case "allegra.card_taken": return `${who} took ${p.card} from ${ctx.names(p.cell.seat)}'s area.`;
+    // "your area", not "ada (you)'s area" (a replay names no one "you").
+    case "allegra.card_taken": {
+      const owner = ctx.names(p.cell.seat);
+      return `${who} took ${p.card} from ${isYou(owner) ? "your" : `${owner}'s`} area.`;
+    }
     case "allegra.card_put": return `${who} put the ${p.card} in, discarding ${p.replaced}.`;
     case "allegra.knock_hole_filled": return `${who} filled the gap with ${p.card}.`;
     case "allegra.round_end_triggered": return `${ctx.names(p.trigger)} ended the round${p.forced ? " (turn limit)" : ""}: everyone else gets a last turn.`;

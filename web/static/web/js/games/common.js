@@ -124,6 +124,11 @@ export function markName(name) {
 // The punctuation that belongs to the word before it ("ada, bo…", "ada's").
 const TRAILING = /^(?:[,.;:!?…)\u2019\u201d]|'s\b)+/;
 
+// Is this name (marked or not) the viewer's own, "ada (you)"?
+export function isYou(name) {
+  return name.replace(NAME_END, "").endsWith(YOU);
+}
+
 export function withNames(text) {
   const parts = [];
   let last = 0;
