@@ -467,3 +467,43 @@ def test_a_socket_gone_silent_is_given_up_and_the_table_followed_again(
     before = seq(page)
     alkort_move(page)
     move_done(page, before)
+
+
+@pytest.mark.timeout(150)
+def test_a_move_whose_request_hangs_is_said_not_to_have_arrived(player: Any) -> None:
+    """A request on a line that died without a close gets no answer and no
+    error for minutes: the move's POST left the page dimmed on "Sending your
+    move…" with nothing to press, and a poll that hung stopped the polling
+    for good. A request unanswered for 15 s now counts as one the server did
+    not get: the page says the move may not have arrived, and the same move
+    pressed again goes as the same command."""
+    person = player()
+    sign_up(person)
+    page = person.page
+    create_table(page, "alkort", 2, {"target": 2})
+    assert wait_turn(page) == "turn"
+    # No socket (each one is closed as it opens): the page plays over REST.
+    page.route_web_socket(re.compile(r"/ws/tables/"), lambda ws: ws.close())
+    page.reload()
+    assert wait_turn(page) == "turn"
+    page.wait_for_function("() => window.cardroom.client.mode === 'polling'")
+    hung: list[Any] = []
+    actions = re.compile(r"/api/tables/\d+/actions/$")
+
+    def hang(route: Any) -> None:
+        hung.append(route)  # never answered, as on a dead line
+
+    page.route(actions, hang)
+
+    before = seq(page)
+    alkort_move(page)
+
+    notice = page.locator("#refusal")
+    expect(notice).to_contain_text("your move may not have arrived", timeout=25_000)
+    assert hung, "the move was not sent"
+    expect(page.locator("#board")).not_to_have_class(re.compile(r"\bbusy\b"))
+    # The line is back: the same move, pressed again, lands once.
+    page.unroute(actions)
+    page.keyboard.press("Escape")  # the notice, read
+    alkort_move(page)
+    move_done(page, before)

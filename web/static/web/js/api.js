@@ -19,8 +19,17 @@ export function cookie(name) {
   return "";
 }
 
+// A request unanswered this long counts as one the server never got: on a
+// line that died without a close, a fetch gets neither an answer nor an error
+// for minutes (a move's POST left the table on "Sending your move…", a hung
+// poll stopped the polling). A move's command_id makes a resend harmless.
+const ANSWER_WAIT_MS = 15000;
+
 export async function api(path, { method = "GET", body, signal } = {}) {
   const headers = { Accept: "application/json" };
+  // The caller's own signal, or the wait above.
+  const timer = signal ? null : new AbortController();
+  const timeout = timer ? setTimeout(() => timer.abort(), ANSWER_WAIT_MS) : null;
   if (method !== "GET") {
     headers["Content-Type"] = "application/json";
     headers["X-CSRFToken"] = cookie("csrftoken");
@@ -32,15 +41,24 @@ export async function api(path, { method = "GET", body, signal } = {}) {
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       credentials: "same-origin",
-      signal,
+      signal: signal || timer.signal,
     });
   } catch (err) {
-    if (err.name === "AbortError") throw err;
+    clearTimeout(timeout);
+    if (err.name === "AbortError" && signal) throw err;
     throw new ApiError(0, "offline", "The server cannot be reached; retrying…");
+  }
+  let text;
+  try {
+    text = await response.text();
+  } catch (err) {
+    if (err.name === "AbortError" && signal) throw err;
+    throw new ApiError(0, "offline", "The server cannot be reached; retrying…");
+  } finally {
+    clearTimeout(timeout);
   }
   if (response.status === 204) return null;
   let data = null;
-  const text = await response.text();
   if (text) {
     try {
       data = JSON.parse(text);
