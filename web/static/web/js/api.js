@@ -113,6 +113,38 @@ export function results(data) {
   return [];
 }
 
+// Under a list the API pages (docs/api.md, "Pagination"): a line saying how
+// many of how many are shown, and a "Show more" button that asks this origin
+// for the next page and appends its rows to `list`. `whole`: say the count
+// even when the first page holds everything. Returns the two nodes, to put
+// under the list.
+export function pager({ data, list, row, noun, name, more, whole = true }) {
+  const shown = el("p", { class: "hint", id: `${name}-shown` });
+  const button = el("button", { type: "button", class: "button ghost", id: `${name}-more` }, more);
+  let next = data.next;
+  const paged = whole || (Boolean(data.count) && data.count > list.children.length);
+  const update = () => {
+    shown.textContent = `Showing ${list.children.length} of ${plural(data.count, noun)}.`;
+    shown.hidden = !paged;
+    button.hidden = !next;
+  };
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      // The API's link is absolute; ask this origin for its path.
+      const url = new URL(next, window.location.href);
+      const page = await api(url.pathname + url.search);
+      list.append(...results(page).map(row));
+      next = page.next;
+    } finally {
+      button.disabled = false;
+      update();
+    }
+  });
+  update();
+  return [shown, button];
+}
+
 // The muted line a page shows where there is nothing to list yet.
 export function emptyState(text) {
   return el("p", { class: "empty" }, text);

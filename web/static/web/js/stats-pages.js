@@ -3,7 +3,7 @@
 // game's figures as tiles and lists, the opener's results beside their fair
 // share. A 404 (an unknown player, or a server without the stats API) shows a
 // friendly empty state.
-import { api, el, emptyState, games, plural, results, scrollBox, timeAgo } from "./api.js";
+import { api, el, emptyState, games, pager, plural, results, scrollBox, timeAgo } from "./api.js";
 import { barChart, lineChart } from "./chart.js";
 import { seatLabel } from "./games/common.js";
 
@@ -356,30 +356,10 @@ async function leaderboard() {
     return;
   }
   const body = el("tbody", {}, rows.map(leaderRow));
-  const shown = el("p", { class: "hint", id: "leaderboard-shown" });
-  const more = el("button", { type: "button", class: "button ghost", id: "leaderboard-more" }, "Show more players");
-  let next = data.next;
-  const update = () => {
-    shown.textContent = `Showing ${body.children.length} of ${plural(data.count, "rated player")}.`;
-    more.hidden = !next;
-  };
-  more.addEventListener("click", async () => {
-    more.disabled = true;
-    try {
-      // The API's link is absolute; ask this origin for its path.
-      const url = new URL(next, window.location.href);
-      const page = await api(url.pathname + url.search);
-      body.append(...results(page).map(leaderRow));
-      next = page.next;
-    } finally {
-      more.disabled = false;
-      update();
-    }
-  });
-  update();
+  const under = pager({ data, list: body, row: leaderRow, noun: "rated player", name: "leaderboard", more: "Show more players" });
   main.replaceChildren(el("section", { class: "panel" }, scrollBox("Leaderboard", el("table", { class: "scores", id: "leaderboard" },
     el("thead", {}, el("tr", {}, ["#", "Player", "Rating", "μ", "σ", "Rated tables"].map((h) => el("th", {}, h)))),
-    body)), shown, more,
+    body)), ...under,
     el("p", { class: "hint", id: "leaderboard-tables" }, "Rated tables: the rated tables a rating was updated at. "
       + "A house bot holding several seats of one table is rated once for it; its profile's statistics count each seat as a match.")));
 }

@@ -2,7 +2,7 @@
 // with links to their tables (/api/tournaments/…, docs/tournaments.md,
 // "Players' API"). A person registers or withdraws here while registration
 // is open; organisers run everything else from the admin.
-import { api, currentUser, el, emptyState, games, plural, results, scrollBox, showError } from "./api.js";
+import { api, currentUser, el, emptyState, games, pager, plural, results, scrollBox, showError } from "./api.js";
 import { markInvalid } from "./forms.js";
 import { seatLabel } from "./games/common.js";
 
@@ -77,31 +77,9 @@ async function list() {
   // The API is paged (20 a page, newest first): the rest on request, as the
   // leaderboard does, saying how many there are in all.
   const listed = el("ul", { class: "tables", id: "tournament-list" }, rows.map(row));
-  const shown = el("p", { class: "hint", id: "tournaments-shown" });
-  const more = el("button", { type: "button", class: "button ghost", id: "tournaments-more" }, "Show more tournaments");
-  let next = data.next;
   // A list that fits one page needs no count.
-  const paged = Boolean(data.count) && data.count > rows.length;
-  const update = () => {
-    shown.textContent = `Showing ${listed.children.length} of ${plural(data.count, "tournament")}.`;
-    shown.hidden = !paged;
-    more.hidden = !next;
-  };
-  more.addEventListener("click", async () => {
-    more.disabled = true;
-    try {
-      // The API's link is absolute; ask this origin for its path.
-      const url = new URL(next, window.location.href);
-      const page = await api(url.pathname + url.search);
-      listed.append(...results(page).map(row));
-      next = page.next;
-    } finally {
-      more.disabled = false;
-      update();
-    }
-  });
-  update();
-  root.replaceChildren(el("section", { class: "panel" }, listed, shown, more));
+  const under = pager({ data, list: listed, row, noun: "tournament", name: "tournaments", more: "Show more tournaments", whole: false });
+  root.replaceChildren(el("section", { class: "panel" }, listed, ...under));
 }
 
 function playerLink(name) {
