@@ -115,16 +115,35 @@ def _table_response(request: Request, table_id: int, code: int = 200) -> Respons
 # --- the catalogue ---------------------------------------------------------
 
 
-def _player_counts(game: rules.Game[Any]) -> list[int]:
-    """The table sizes ``game`` accepts (Alkort: 2 or 4, not 3)."""
+def _player_counts(
+    game: rules.Game[Any], options: dict[str, Any] | None = None
+) -> list[int]:
+    """The table sizes ``game`` accepts with ``options`` (Alkort: 2 or 4, not
+    3; Alager's 32-card deck: 2 to 8)."""
     counts = []
     for players in range(game.min_players, game.max_players + 1):
         try:
-            game.validate_players(players)
+            game.validate_players(players, options)
         except rules.RulesError:
             continue
         counts.append(players)
     return counts
+
+
+def _player_counts_by_option(game: rules.Game[Any]) -> dict[str, dict[str, list[int]]]:
+    """For each option with a list of choices that changes the table sizes,
+    the sizes each choice accepts (the other options at their defaults), the
+    choice as a JSON object key: ``{"deck": {"52": [2, …, 15], "32": [2, …, 8]}}``."""
+    anyhow = _player_counts(game)
+    changes: dict[str, dict[str, list[int]]] = {}
+    for name, spec in game.options_schema().items():
+        by_choice = {
+            str(choice): _player_counts(game, {name: choice})
+            for choice in spec.get("choices") or ()
+        }
+        if any(counts != anyhow for counts in by_choice.values()):
+            changes[name] = by_choice
+    return changes
 
 
 def _card_names(game: str) -> dict[str, str]:
@@ -154,6 +173,15 @@ class GameListApi(APIView):
             child=serializers.IntegerField(),
             help_text="Every number of players the game accepts.",
         )
+        player_counts_by_option = serializers.DictField(
+            child=serializers.DictField(
+                child=serializers.ListField(child=serializers.IntegerField())
+            ),
+            help_text="For each option whose choices change the numbers of "
+            "players accepted, those numbers per choice (the other options at "
+            'their defaults): Alager {"deck": {"52": [2, ..., 15], '
+            '"32": [2, ..., 8]}}; {} when no option changes them.',
+        )
         bot_levels = serializers.ListField(
             child=serializers.CharField(),
             help_text="The house bot levels that can take a seat at this game.",
@@ -175,6 +203,7 @@ class GameListApi(APIView):
                 "max_players": game.max_players,
                 "options": game.options_schema(),
                 "player_counts": _player_counts(game),
+                "player_counts_by_option": _player_counts_by_option(game),
                 "bot_levels": list(bots.levels(game.name)),
                 "card_names": _card_names(game.name),
             }

@@ -91,3 +91,26 @@ def test_back_from_the_table_the_lobby_opens_another(player: Any) -> None:
     page.locator(".quick-btn").first.click()
     open_table_page(page)
     assert my_tables(page) == 1
+
+
+@pytest.mark.timeout(120)
+def test_the_form_offers_the_player_counts_the_deck_seats(player: Any) -> None:
+    """With Alager's 32-card deck the form offers 2 to 8 players, as the
+    table would refuse 9: a count chosen above 8 comes down to 8, and back
+    on the 52-card deck all 15 are offered again."""
+    person = player()
+    page = person.page
+    sign_up(person)
+    page.wait_for_selector("#create-game option[value=alager]", state="attached")
+    page.select_option("#create-game", "alager")
+    offered = "() => [...document.querySelectorAll('#create-players option')].map((o) => Number(o.value))"
+    assert page.evaluate(offered) == list(range(2, 16))
+
+    page.select_option("#create-players", "12")
+    page.select_option("#opt-deck", "32")
+    assert page.evaluate(offered) == list(range(2, 9))
+    assert page.input_value("#create-players") == "8"
+
+    page.select_option("#opt-deck", "52")
+    assert page.evaluate(offered) == list(range(2, 16))
+    assert page.input_value("#create-players") == "8"

@@ -160,6 +160,24 @@ function fillGameForm() {
   fillOptions();
 }
 
+// The numbers of players offered follow the options that change them
+// (Alager's 32-card deck seats 2 to 8: the catalogue's
+// player_counts_by_option), so the form offers no count the table would
+// refuse. A count no longer offered comes down to the largest one that is.
+function offerPlayers() {
+  const game = catalogue[gameSelect.value];
+  let counts = game.player_counts;
+  for (const [name, byChoice] of Object.entries(game.player_counts_by_option || {})) {
+    const allowed = byChoice[form.elements[name]?.value];
+    if (allowed) counts = counts.filter((n) => allowed.includes(n));
+  }
+  const chosen = Number(playersSelect.value);
+  const keep = counts.includes(chosen) ? chosen : Math.max(...counts.filter((n) => n <= chosen), counts[0]);
+  playersSelect.replaceChildren(...counts.map((n) =>
+    el("option", { value: n, selected: n === keep }, `${n} players`)));
+  if (keep !== chosen) reseatOptions();
+}
+
 // The seat options follow the number of players chosen.
 function reseatOptions() {
   const game = catalogue[gameSelect.value];
@@ -352,6 +370,9 @@ games().then((byName) => {
     el("option", { value: game.name }, game.title)));
   gameSelect.addEventListener("change", fillGameForm);
   playersSelect.addEventListener("change", reseatOptions);
+  optionsBox.addEventListener("change", (event) => {
+    if (event.target.name in (catalogue[gameSelect.value].player_counts_by_option || {})) offerPlayers();
+  });
   fillGameForm();
 }).catch((err) => showError(errorBox, err.message));
 
