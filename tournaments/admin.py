@@ -8,7 +8,8 @@ the reason as an error message and writes nothing (``tournaments.services``
 refuse before writing, inside one transaction).
 
 Hidden information: the pages show a round's tables by id, status, seats and
-outcome (None until the match ends) with a link to the public replay page;
+outcome (None until the match ends) with a link to the table page while it is
+in play (the spectator view) and to the public replay page once it has ended;
 never a table's state, seed or events. Lookups in the URL are limited to the
 list filters, so no query string can filter tournaments by a table's seed.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import csv
 from collections import Counter
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django import forms
@@ -883,7 +885,7 @@ class TournamentAdmin(admin.ModelAdmin):
             parts.append(
                 format_html(
                     "<h3>Round {} ({})</h3><table><thead><tr><th>table</th><th>seats"
-                    " (▶ acts first)</th><th>match</th><th>replay</th></tr></thead>"
+                    " (▶ acts first)</th><th>match</th><th>watch or replay</th></tr></thead>"
                     "<tbody>{}</tbody></table><p>Byes: {}</p>",
                     rnd.number,
                     state,
@@ -908,9 +910,9 @@ class TournamentAdmin(admin.ModelAdmin):
                     s.rank,
                     s.entry.player,
                     *((s.entry.team,) if teams else ()),
-                    s.points,
-                    s.buchholz,
-                    s.game_score,
+                    score_text(s.points),
+                    score_text(s.buchholz),
+                    score_text(s.game_score),
                     s.played,
                     s.byes,
                     "yes" if s.entry.withdrawn else "",
@@ -1208,8 +1210,26 @@ def _seats_html(table: Any, lead: int) -> str:
 
 
 def _table_link(table: Any) -> str:
+    """The table's replay once its match has ended; until then its live page
+    (the spectator view): the replay page of a match in play only says that
+    it can be replayed once it ends."""
     if table.table_id is None:
         return "—"
+    if table.table.status == TableStatus.FINISHED:
+        return format_html(
+            '<a href="/tables/{}/replay/">replay table {}</a>',
+            table.table_id,
+            table.table_id,
+        )
     return format_html(
-        '<a href="/tables/{}/replay/">table {}</a>', table.table_id, table.table_id
+        '<a href="/tables/{}/">watch table {}</a>', table.table_id, table.table_id
     )
+
+
+def score_text(value: Any) -> str:
+    """A score as the tournament's web page writes it: a whole number without
+    decimals ("1", "5"), any other to one decimal ("2.5")."""
+    number = Decimal(value)
+    if number == number.to_integral_value():
+        return str(int(number))
+    return str(number.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))

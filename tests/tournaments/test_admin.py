@@ -10,6 +10,7 @@ import random
 import re
 from collections.abc import Callable
 from contextlib import AbstractContextManager
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -859,7 +860,10 @@ def test_the_change_page_shows_tables_but_no_secret(
     page = staff.get(f"{CHANGELIST}{tournament.pk}/change/")
     content = page.content.decode()
     for table in tables:
-        assert f'<a href="/tables/{table.pk}/replay/">table {table.pk}</a>' in content
+        # In play: the live table (its spectator view), not the replay, whose
+        # page only says the match can be replayed once it ends.
+        assert f'<a href="/tables/{table.pk}/">watch table {table.pk}</a>' in content
+        assert f"/tables/{table.pk}/replay/" not in content
         assert table.seed not in content
         assert table.seed_sha256 not in content
     assert "/admin/games/" not in content
@@ -877,6 +881,10 @@ def test_the_change_page_shows_places_once_a_table_has_ended(
     play_people(table, random.Random(7), on_commit)
     table.refresh_from_db()
     content = staff.get(f"{CHANGELIST}{tournament.pk}/change/").content.decode()
+    # Once ended, the table is replayed: the link says so.
+    assert (
+        f'<a href="/tables/{table.pk}/replay/">replay table {table.pk}</a>' in content
+    )
     for seat in table.seats.all():
         place = table.outcome["places"][seat.index]
         lead = "▶ " if seat.index == 1 else ""
@@ -1185,6 +1193,28 @@ def test_the_standings_panel_shows_teams_in_a_team_event_only(
     html = staff.get(f"{CHANGELIST}{tournament.pk}/change/").content.decode()
     assert "<th>team</th>" in html
     assert "<td>Ravens</td>" in html
+
+
+def test_the_standings_panel_shows_scores_as_the_web_page_does(
+    staff: Client, organiser: User, on_commit: Callable[[], AbstractContextManager[Any]]
+) -> None:
+    """Points, Buchholz and game score read as on the tournament's web page
+    ("1", "5", "2.5"): the admin showed the stored decimals ("1.0", "5.00"),
+    so the organiser's figures and the players' looked different."""
+    tournament = finished_duel(organiser, on_commit)
+    first, second, *_ = tournament.standings.order_by("pk")
+    type(first).objects.filter(pk=first.pk).update(
+        points=Decimal("1.0"), buchholz=Decimal("2.5"), game_score=Decimal("5.00")
+    )
+    type(second).objects.filter(pk=second.pk).update(
+        points=Decimal("0.5"), buchholz=Decimal("0.0"), game_score=Decimal("-3.25")
+    )
+    html = staff.get(f"{CHANGELIST}{tournament.pk}/change/").content.decode()
+    row = f"<td>{first.entry.player}</td><td>1</td><td>2.5</td><td>5</td>"
+    assert row in html
+    row = f"<td>{second.entry.player}</td><td>0.5</td><td>0</td><td>-3.3</td>"
+    assert row in html
+    assert "5.00" not in html and "1.0<" not in html
 
 
 def test_export_standings_neutralises_formulas(
