@@ -63,6 +63,21 @@ def rounds_get(*, tournament: Tournament) -> list[Round]:
     )
 
 
+def table_round(*, table_id: int) -> Round | None:
+    """The round (with its tournament) a table was opened for, if any.
+
+    Public: only a published tournament's (a draft has no tables anyway). The
+    table page names it ("Round 2 of Spring Swiss") and links back.
+    """
+    found = (
+        RoundTable.objects.filter(table_id=table_id)
+        .exclude(round__tournament__status=TournamentStatus.DRAFT)
+        .select_related("round__tournament")
+        .first()
+    )
+    return found.round if found is not None else None
+
+
 def active_entries(*, tournament: Tournament) -> list[Entry]:
     """Entries still in the event, by starting number then registration."""
     return list(

@@ -128,7 +128,8 @@ def _next(request: HttpRequest) -> str:
 @ensure_csrf_cookie
 @friendly_404
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
-    """A live table: the requester's seat, or a spectator's view."""
+    """A live table: the requester's seat, or a spectator's view; a
+    tournament's table names its round and links back to the tournament."""
     found = _table_or_404(table_id)
     return _page(
         request,
@@ -138,6 +139,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         table_id=found.pk,
         game=found.game,
         game_title=_game_title(found.game),
+        tournament_round=tournament_selectors.table_round(table_id=found.pk),
     )
 
 

@@ -391,3 +391,69 @@ def test_the_list_shows_more_than_one_page_of_tournaments(
     expect(mine).to_have_count(22)
     expect(mine.first).to_contain_text(f"{name} cup 22")
     expect(mine.last).to_contain_text(f"{name} cup 01")
+
+
+# A round of two people (NAME and a rival) started: its one table in play.
+TABLE_SET_UP = """
+import json
+from accounts.models import User
+from tests.tournaments.factories import TournamentFactory
+from tournaments import services
+from tournaments.models import Entry, Round
+
+tournament = TournamentFactory(
+    name="Spring <Swiss> of " + NAME, game="alkort", table_size=2,
+    options={"target": 1}, fill_policy="byes", rounds=2,
+)
+services.registration_open(tournament_id=tournament.pk)
+for username in (NAME, NAME + "-rival"):
+    user, _ = User.objects.get_or_create(username=username)
+    Entry.objects.create(tournament=tournament, player=user)
+services.round_seat(tournament_id=tournament.pk)
+organiser = User.objects.create(username=f"organiser-{tournament.pk}", is_staff=True)
+services.round_start(tournament_id=tournament.pk, user=organiser)
+table = Round.objects.get(tournament=tournament).tables.get().table
+print(json.dumps({"tournament": tournament.pk, "table": table.pk, "seed": table.seed}))
+"""
+
+# Both people play the table to its end (random legal moves).
+END_TABLE = """
+import random
+from django.db import transaction
+from games.models import Table
+from tests.tournaments.factories import play_people
+play_people(Table.objects.get(pk=ID), random.Random(3), transaction.atomic)
+"""
+
+
+@pytest.mark.timeout(90)
+def test_a_tournament_table_names_its_round_and_links_back(
+    player: Any, live_manage: Callable[[str], str]
+) -> None:
+    """A tournament's table says which round of which tournament it is, with
+    a link back to the tournament, while it is played and once it has
+    ended: the page read like any lobby table, and a player had no way back
+    to the standings but the browser's history."""
+    person = player()
+    name = sign_up(person)
+    made = json.loads(
+        live_manage(TABLE_SET_UP.replace("NAME", json.dumps(name)))
+        .strip()
+        .splitlines()[-1]
+    )
+    page = person.page
+    page.goto(f"/tables/{made['table']}/")
+    link = page.locator("#table-tournament").get_by_role("link")
+    title = f"Spring <Swiss> of {name}"
+    expect(link).to_have_text(f"Round 1 of {title}")
+    expect(link).to_have_attribute("href", f"/tournaments/{made['tournament']}/")
+    assert made["seed"] not in page.content()
+    link.click()
+    expect(page).to_have_url(re.compile(rf"/tournaments/{made['tournament']}/$"))
+    expect(page.get_by_role("heading", level=1)).to_contain_text(title)
+    # Once the match has ended, the page still says where it belongs.
+    live_manage(END_TABLE.replace("ID", str(made["table"])))
+    page.goto(f"/tables/{made['table']}/")
+    expect(page.locator("#table-page")).to_have_attribute("data-status", "finished")
+    link = page.locator("#table-tournament").get_by_role("link")
+    expect(link).to_have_text(f"Round 1 of {title}")
