@@ -10,7 +10,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.axe import violations
+from tests.e2e.conftest import keep_screenshot
 from tests.e2e.flows import sign_up
+from tests.e2e.layout import page_width
 
 # What an organiser leaves behind in the admin: one tournament taking
 # registrations, one whose first round is in play (three people at 2-player
@@ -451,9 +454,138 @@ def test_a_tournament_table_names_its_round_and_links_back(
     link.click()
     expect(page).to_have_url(re.compile(rf"/tournaments/{made['tournament']}/$"))
     expect(page.get_by_role("heading", level=1)).to_contain_text(title)
+    # A tournament in play has no result yet.
+    expect(page.locator("#standings")).to_be_visible()
+    expect(page.locator("#podium")).to_have_count(0)
     # Once the match has ended, the page still says where it belongs.
     live_manage(END_TABLE.replace("ID", str(made["table"])))
     page.goto(f"/tables/{made['table']}/")
     expect(page.locator("#table-page")).to_have_attribute("data-status", "finished")
     link = page.locator("#table-tournament").get_by_role("link")
     expect(link).to_have_text(f"Round 1 of {title}")
+
+
+# A one-round event played to its end by people (random legal moves): four
+# players at 2-player tables, or, with TEAMS, two teams at one 4-player table.
+FINISHED_SET_UP = """
+import json
+import random
+from django.db import transaction
+from accounts.models import User
+from tests.tournaments.factories import TournamentFactory, play_people
+from tournaments import services
+from tournaments.models import Entry, Round
+
+teams = TEAMS
+tournament = TournamentFactory(
+    name="Final of " + NAME, game="alkort", table_size=4 if teams else 2,
+    options={"target": 1}, fill_policy="byes", rounds=1, team_event=teams,
+)
+services.registration_open(tournament_id=tournament.pk)
+names = [NAME] + [NAME + f"-{i}" for i in range(1, 4)]
+for i, username in enumerate(names):
+    user, _ = User.objects.get_or_create(username=username)
+    team = ("Ravens", "Crows")[i % 2] if teams else ""
+    Entry.objects.create(tournament=tournament, player=user, team=team)
+services.round_seat(tournament_id=tournament.pk)
+organiser = User.objects.create(username=f"organiser-{tournament.pk}", is_staff=True)
+services.round_start(tournament_id=tournament.pk, user=organiser)
+for i, rt in enumerate(Round.objects.get(tournament=tournament).tables.all()):
+    play_people(rt.table, random.Random(i), transaction.atomic)
+services.round_finish(tournament_id=tournament.pk)
+services.standings_recompute(tournament_id=tournament.pk)
+print(json.dumps({"tournament": tournament.pk}))
+"""
+
+ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def podium_of(standings: list[dict[str, Any]], teams: bool) -> list[dict[str, Any]]:
+    """The podium the standings make: each rank up to 3rd, its names (or teams)."""
+    steps: dict[int, list[str]] = {}
+    for row in standings:
+        if row["rank"] > 3:
+            continue
+        names = steps.setdefault(row["rank"], [])
+        name = row["team"] if teams else row["username"]
+        if name not in names:
+            names.append(name)
+    return [{"place": ORDINAL[r], "names": steps[r]} for r in sorted(steps)]
+
+
+def shown_podium(page: Any) -> list[dict[str, Any]]:
+    return list(
+        page.eval_on_selector_all(
+            "#podium .podium-step",
+            """steps => steps.map((step) => ({
+              place: step.querySelector('.podium-place').textContent,
+              names: [...step.querySelectorAll('.podium-name')].map((n) => n.dataset.name),
+            }))""",
+        )
+    )
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("teams", [False, True], ids=["players", "teams"])
+def test_a_finished_tournament_shows_its_winner_and_podium(
+    player: Any,
+    live_manage: Callable[[str], str],
+    screenshot_dir: Any,
+    teams: bool,
+) -> None:
+    """A finished tournament's page leads with its result: the winner (or
+    winning team) and a podium of the top three drawn as steps, places and
+    ties exactly as the standings rank them (a tie shares its step). The
+    page showed only the standings table, so who had won was a matter of
+    reading its first lines. Phone and desktop both show it whole."""
+    person = player()
+    name = sign_up(person, prefix="pod")
+    code = FINISHED_SET_UP.replace("NAME", json.dumps(name)).replace(
+        "TEAMS", str(teams)
+    )
+    made = json.loads(live_manage(code).strip().splitlines()[-1])
+    page = person.page
+    detail = page.request.get(f"/api/tournaments/{made['tournament']}/").json()
+    assert detail["status"] == "finished"
+    expected = podium_of(detail["standings"], teams)
+    winners = expected[0]["names"]
+    for width, height in ((1440, 900), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(f"/tournaments/{made['tournament']}/")
+        podium = page.locator("#podium")
+        expect(podium).to_be_visible()
+        assert shown_podium(page) == expected
+        winner = page.locator("#winner")
+        if teams:
+            expect(winner).to_contain_text(f"Winning team: {winners[0]}")
+            # The team's players are named with it.
+            members = [
+                s["username"] for s in detail["standings"] if s["team"] == winners[0]
+            ]
+            for member in members:
+                expect(winner).to_contain_text(member)
+        elif len(winners) == 1:
+            expect(winner).to_have_text(f"Winner: {winners[0]}")
+        else:
+            expect(winner).to_contain_text("Winners (shared first place): ")
+        # Drawn: the first step stands highest, the others lower.
+        heights = page.eval_on_selector_all(
+            "#podium .podium-block",
+            "blocks => blocks.map((b) => b.getBoundingClientRect().height)",
+        )
+        assert heights[0] == max(heights) and heights[0] > 0
+        if len(heights) > 1:
+            assert heights[0] > min(heights)
+        # Whole within the screen, above the standings.
+        box = podium.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+        assert page_width(page) <= width
+        standings = page.locator("#standings").bounding_box()
+        assert standings is not None and box["y"] < standings["y"]
+        # axe-core finds nothing wrong with the result's drawing.
+        assert violations(page, f"podium at {width}") == []
+        keep_screenshot(
+            page,
+            screenshot_dir,
+            f"tournament-podium-{'teams' if teams else 'players'}-{width}",
+        )

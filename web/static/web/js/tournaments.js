@@ -129,6 +129,61 @@ function standingsTable(t, me) {
     }))));
 }
 
+// A finished tournament's result, drawn: the winner (or winning team) and a
+// podium of the top three, from the standings as they stand (their ranks and
+// tie-breaks: a tie shares its step, and a place nobody holds, as 2nd after
+// two shared firsts, has no step). In a team event each step names the team,
+// with its players under it.
+function podiumSteps(t) {
+  const steps = new Map();
+  for (const s of results(t.standings || [])) {
+    if (s.rank > 3) continue;
+    if (!steps.has(s.rank)) steps.set(s.rank, new Map());
+    const key = t.team_event && s.team ? s.team : s.username;
+    const names = steps.get(s.rank);
+    if (!names.has(key)) names.set(key, []);
+    names.get(key).push(s.username);
+  }
+  return [...steps.entries()].sort(([a], [b]) => a - b)
+    .map(([rank, names]) => ({ rank, names: [...names.entries()].map(([name, players]) => ({ name, players })) }));
+}
+
+function andList(words) {
+  return words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+}
+
+function podiumPanel(t) {
+  if (t.status !== "finished") return null;
+  const steps = podiumSteps(t);
+  if (!steps.length || steps[0].rank !== 1) return null;
+  const team = Boolean(t.team_event);
+  const first = steps[0].names;
+  const shared = first.length > 1;
+  const winner = el("p", { class: "winner", id: "winner" },
+    el("span", { class: "trophy", "aria-hidden": "true" }),
+    el("span", {},
+      team ? (shared ? "Winning teams (shared first place): " : "Winning team: ") : (shared ? "Winners (shared first place): " : "Winner: "),
+      ...first.flatMap((w, i) => [
+        i ? (i === first.length - 1 ? " and " : ", ") : null,
+        team ? el("strong", {}, w.name) : el("strong", {}, playerLink(w.name)),
+        team ? el("span", { class: "muted" }, ` (${andList(w.players)})`) : null,
+      ])));
+  const step = ({ rank, names }) => el("li", { class: `podium-step place-${rank}`, "data-place": String(rank) },
+    el("ul", { class: "podium-names" }, names.map((n) => el("li", { class: "podium-name", "data-name": n.name },
+      team ? [el("strong", { class: "seat-label", title: n.name }, el("span", { class: "seat-name" }, n.name)),
+        el("span", { class: "podium-players" }, n.players.flatMap((p, i) => (i ? [" & ", playerCut(p)] : [playerCut(p)])))]
+        : playerCut(n.name)))),
+    el("div", { class: "podium-block" }, el("span", { class: "podium-place" }, ordinal(rank))));
+  return el("section", { class: "panel result-panel", id: "podium", "aria-labelledby": "podium-h" },
+    el("h2", { id: "podium-h" }, "Result"),
+    winner,
+    el("ol", { class: "podium", "aria-label": "Podium" }, steps.map(step),
+      // A place nobody holds (2nd after a shared 1st) keeps its room, empty,
+      // so the first step stays in the middle.
+      [2, 3].filter((rank) => !steps.some((st) => st.rank === rank))
+        .map((rank) => el("li", { class: `podium-gap place-${rank}`, "aria-hidden": "true" }))));
+}
+
 // One seat of a round's table: the person, or the house bot that filled it,
 // with its place once the match is over.
 function seatText(seat, outcome) {
@@ -252,6 +307,7 @@ function render(t) {
     error,
     actions,
     yourTable(t, me),
+    podiumPanel(t),
     t.status === "registration" ? entriesPanel(t) : null,
     // Before the first round there is nothing to stand on or play.
     ...(t.status === "registration" && !results(t.rounds || []).length ? [] : [
