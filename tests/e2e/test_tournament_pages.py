@@ -431,7 +431,7 @@ play_people(Table.objects.get(pk=ID), random.Random(3), transaction.atomic)
 
 @pytest.mark.timeout(90)
 def test_a_tournament_table_names_its_round_and_links_back(
-    player: Any, live_manage: Callable[[str], str]
+    player: Any, live_manage: Callable[[str], str], screenshot_dir: Any
 ) -> None:
     """A tournament's table says which round of which tournament it is, with
     a link back to the tournament, while it is played and once it has
@@ -451,6 +451,13 @@ def test_a_tournament_table_names_its_round_and_links_back(
     expect(link).to_have_text(f"Round 1 of {title}")
     expect(link).to_have_attribute("href", f"/tournaments/{made['tournament']}/")
     assert made["seed"] not in page.content()
+    # On a phone the line sits under the heading, whole, and the page does
+    # not widen.
+    page.set_viewport_size({"width": 390, "height": 844})
+    expect(link).to_be_in_viewport()
+    assert page_width(page) <= 390
+    keep_screenshot(page, screenshot_dir, "tournament-table-390")
+    page.set_viewport_size({"width": 1440, "height": 900})
     link.click()
     expect(page).to_have_url(re.compile(rf"/tournaments/{made['tournament']}/$"))
     expect(page.get_by_role("heading", level=1)).to_contain_text(title)
