@@ -508,16 +508,23 @@ ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 
 
 def podium_of(standings: list[dict[str, Any]], teams: bool) -> list[dict[str, Any]]:
-    """The podium the standings make: each rank up to 3rd, its names (or teams)."""
+    """The podium the standings make: each rank up to 3rd, its names (or
+    teams). In a team event places count teams: the standings rank each
+    partner (partners share 1st, the next team's players are 3rd), so a
+    team's place is one more than the teams ranked ahead of it."""
     steps: dict[int, list[str]] = {}
     for row in standings:
-        if row["rank"] > 3:
-            continue
         names = steps.setdefault(row["rank"], [])
         name = row["team"] if teams else row["username"]
         if name not in names:
             names.append(name)
-    return [{"place": ORDINAL[r], "names": steps[r]} for r in sorted(steps)]
+    podium, ahead = [], 0
+    for rank in sorted(steps):
+        place = ahead + 1 if teams else rank
+        ahead += len(steps[rank])
+        if place <= 3:
+            podium.append({"place": ORDINAL[place], "names": steps[rank]})
+    return podium
 
 
 def shown_podium(page: Any) -> list[dict[str, Any]]:
@@ -564,6 +571,8 @@ def test_a_finished_tournament_shows_its_winner_and_podium(
         assert shown_podium(page) == expected
         winner = page.locator("#winner")
         if teams:
+            # Two teams: the second stands 2nd, not 3rd as its partners rank.
+            assert [step["place"] for step in expected] == ["1st", "2nd"]
             expect(winner).to_contain_text(f"Winning team: {winners[0]}")
             # The team's players are named with it.
             members = [
