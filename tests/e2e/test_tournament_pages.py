@@ -303,6 +303,28 @@ def test_the_refresh_keeps_a_team_name_being_typed(
     )
 
 
+@pytest.mark.timeout(90)
+def test_the_refresh_keeps_the_keyboard_focus(
+    player: Any, live_manage: Callable[[str], str]
+) -> None:
+    """A redraw (someone else registered) leaves the keyboard where the person
+    had it: the page was drawn anew and focus fell back to the start of the
+    document, so a keyboard or screen-reader user lost their place every time
+    the tournament changed."""
+    made = json.loads(live_manage(SET_UP).strip().splitlines()[-1])
+    person = player()
+    name = sign_up(person)
+    page = person.page
+    page.goto(f"/tournaments/{made['open']}/")
+    register = page.get_by_role("button", name="Register")
+    register.focus()
+    live_manage(FILL.replace("NAME", json.dumps(name)).replace("ID", str(made["open"])))
+    expect(page.locator("#entries li")).to_have_text([f"{name}-late"], timeout=10_000)
+    assert page.evaluate("document.activeElement.textContent") == "Register"
+    page.keyboard.press("Enter")
+    expect(page.locator("#entries li")).to_have_count(2)
+
+
 CLOCK_SET_UP = """
 import json
 from tests.tournaments.factories import TournamentFactory

@@ -264,7 +264,28 @@ async function detail({ quiet = false } = {}) {
   render(t);
 }
 
+// What the keyboard was on, so a redraw can put it back: the element's tag,
+// link, id and text (a redraw builds new nodes; an equal one is the same control).
+function focusKey(node) {
+  if (!node || node === document.body || !root.contains(node)) return null;
+  return [node.tagName, node.getAttribute("href"), node.id, node.textContent].join("\u0000");
+}
+
+function focusRestore(key) {
+  if (key === null) return;
+  const again = [...root.querySelectorAll("a, button, input, select, textarea, [tabindex]")]
+    .find((node) => focusKey(node) === key);
+  if (again) again.focus({ preventScroll: true });
+}
+
 function render(t) {
+  // The page is drawn anew: the keyboard stays where it was.
+  const focused = focusKey(document.activeElement);
+  draw(t);
+  focusRestore(focused);
+}
+
+function draw(t) {
   document.title = `${t.name} · Cardroom`;
   const error = el("p", { class: "form-error", id: "tournament-error", role: "alert", hidden: true });
   const me = currentUser();
