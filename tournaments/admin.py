@@ -44,6 +44,7 @@ from tournaments.models import (
     ENTRY_FIELDS,
     FIELD_PHRASES,
     MAX_SWISS_ROUNDS,
+    PLACES_MAX_MESSAGE,
     ROUND_FIELDS,
     SETUP_FIELDS,
     STATUS_PHRASES,
@@ -528,6 +529,11 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
         rounds = self.fields.get("rounds")
         if rounds is not None:
             rounds.required = False  # a round robin sets its own (_rounds_fill)
+        places = self.fields.get("max_entries")
+        if isinstance(places, forms.IntegerField):
+            # Past the column's range the form's own check answered first,
+            # "Ensure this value is less than or equal to 2147483647."
+            places.error_messages["max_value"] = PLACES_MAX_MESSAGE
         field = self.fields.get("table_size")
         if isinstance(field, forms.IntegerField):
             field.min_value = 2

@@ -49,6 +49,12 @@ FIELD_PHRASES = {"max_entries": "places"}
 #: The fewest places a tournament with a limit may have.
 MIN_PLACES = 2
 
+#: The most: far beyond any room's event, and a clear answer to a typo of
+#: many digits (the column itself would take two thousand million).
+MAX_PLACES = 10_000
+
+PLACES_MAX_MESSAGE = f"Give at most {MAX_PLACES:,} places, or leave it empty."
+
 #: The most rounds a Swiss tournament may be set up with. A Swiss at
 #: 2-player tables seats people together again after ``players - 1`` rounds
 #: (the seating avoids repeats while it can, never refuses one), and no event
@@ -226,6 +232,8 @@ class Tournament(models.Model):
             return {
                 "max_entries": f"Give at least {MIN_PLACES} places, or leave it empty."
             }
+        if places > MAX_PLACES:
+            return {"max_entries": PLACES_MAX_MESSAGE}
         if self.team_event and places % 2:
             return {
                 "max_entries": "In a team event players enter in pairs: give an "

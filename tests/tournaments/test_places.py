@@ -56,6 +56,25 @@ def test_places_are_optional_and_at_least_two() -> None:
     }
 
 
+@pytest.mark.parametrize("places", ["10001", "99999999999"])
+def test_places_beyond_the_most_are_refused_in_the_products_words(
+    staff: Client, places: str
+) -> None:
+    """A huge number of places is refused with the limit and what to do,
+    however huge: past the column's range the form's own check said "Ensure
+    this value is less than or equal to 2147483647." """
+    tournament = capped(4)
+    data = change_form_data(staff, url_of(tournament))
+    data["max_entries"] = places
+    response = staff.post(url_of(tournament), data)
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors == {
+        "max_entries": ["Give at most 10,000 places, or leave it empty."]
+    }
+    tournament.refresh_from_db()
+    assert tournament.max_entries == 4
+
+
 def test_a_team_event_has_an_even_number_of_places() -> None:
     with pytest.raises(ValidationError) as caught:
         TournamentFactory(game="alkort", table_size=4, team_event=True, max_entries=9)
