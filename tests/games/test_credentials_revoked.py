@@ -5,6 +5,7 @@ next HTTP request."""
 
 from __future__ import annotations
 
+from contextlib import AsyncExitStack
 from io import StringIO
 from typing import Any
 
@@ -60,20 +61,31 @@ async def closed_with(socket: Socket) -> Any:
             return message.get("code")
 
 
-def both_close_when(table: Any, token: str, session: str, change: Any) -> None:
+def both_close_when(
+    table: Any, token: str, session: str, change: Any, others: str | None = None
+) -> None:
     """With a program's socket (``token``) and a browser tab's (``session``)
-    open at ``table``, ``change()`` (run in a thread) closes both with 4401."""
+    open at ``table``, ``change()`` (run in a thread) closes both with 4401;
+    a socket opened with ``others`` (someone else's token) stays open."""
 
     async def go() -> None:
-        async with (
-            Socket(table.pk, token) as program,
-            SessionSocket(table.pk, session) as tab,
-        ):
-            for socket in (program, tab):
-                await socket.next("state")
+        async with AsyncExitStack() as stack:
+            program = await stack.enter_async_context(Socket(table.pk, token))
+            tab = await stack.enter_async_context(SessionSocket(table.pk, session))
+            other = (
+                await stack.enter_async_context(Socket(table.pk, others))
+                if others is not None
+                else None
+            )
+            for socket in (program, tab, other):
+                if socket is not None:
+                    await socket.next("state")
             await database_sync_to_async(change)()
             assert await closed_with(program) == 4401
             assert await closed_with(tab) == 4401
+            if other is not None:  # someone else's stays open
+                await other.send({"type": "ping"})
+                assert (await other.next("pong")) == {"type": "pong"}
 
     run(go)
 
@@ -108,28 +120,16 @@ def test_changing_the_password_closes_every_socket_of_the_person() -> None:
     elsewhere = browser(ada)
     session = elsewhere.cookies["sessionid"].value
     here = browser(ada)
-    others = token_for(bo)
 
-    async def go() -> None:
-        async with (
-            Socket(table.pk, token) as program,
-            SessionSocket(table.pk, session) as tab,
-            Socket(table.pk, others) as other,
-        ):
-            for socket in (program, tab, other):
-                await socket.next("state")
-            answer = await database_sync_to_async(here.post)(
-                "/api/accounts/password/",
-                {"old_password": PASSWORD, "new_password": NEW_PASSWORD},
-                content_type="application/json",
-            )
-            assert answer.status_code == 204
-            assert await closed_with(program) == 4401
-            assert await closed_with(tab) == 4401
-            await other.send({"type": "ping"})  # someone else's stays open
-            assert (await other.next("pong")) == {"type": "pong"}
+    def change() -> None:
+        answer = here.post(
+            "/api/accounts/password/",
+            {"old_password": PASSWORD, "new_password": NEW_PASSWORD},
+            content_type="application/json",
+        )
+        assert answer.status_code == 204
 
-    run(go)
+    both_close_when(table, token, session, change, others=token_for(bo))
     # The other browser's session ended with the password; this one's stands.
     assert elsewhere.get("/api/accounts/me/").status_code in (401, 403)
     assert here.get("/api/accounts/me/").json()["username"] == ada.username
@@ -142,31 +142,19 @@ def test_a_password_set_in_the_admin_closes_every_socket_of_the_person() -> None
     token = token_for(ada)
     session = browser(ada).cookies["sessionid"].value
     superuser = browser(UserFactory(is_staff=True, is_superuser=True))
-    others = token_for(bo)
 
-    async def go() -> None:
-        async with (
-            Socket(table.pk, token) as program,
-            SessionSocket(table.pk, session) as tab,
-            Socket(table.pk, others) as other,
-        ):
-            for socket in (program, tab, other):
-                await socket.next("state")
-            answer = await database_sync_to_async(superuser.post)(
-                f"/admin/accounts/user/{ada.pk}/password/",
-                {
-                    "password1": NEW_PASSWORD,
-                    "password2": NEW_PASSWORD,
-                    "usable_password": "true",
-                },
-            )
-            assert answer.status_code == 302
-            assert await closed_with(program) == 4401
-            assert await closed_with(tab) == 4401
-            await other.send({"type": "ping"})  # someone else's stays open
-            assert (await other.next("pong")) == {"type": "pong"}
+    def change() -> None:
+        answer = superuser.post(
+            f"/admin/accounts/user/{ada.pk}/password/",
+            {
+                "password1": NEW_PASSWORD,
+                "password2": NEW_PASSWORD,
+                "usable_password": "true",
+            },
+        )
+        assert answer.status_code == 302
 
-    run(go)
+    both_close_when(table, token, session, change, others=token_for(bo))
 
 
 def test_a_password_set_with_manage_py_changepassword_ends_the_token_and_sockets(
