@@ -7,9 +7,10 @@ from typing import Any
 
 from django.utils import timezone
 
+from accounts.models import User
 from games import services
-from games.models import Table, TableStatus
-from stats.models import PendingTable
+from games.models import Seat, Table, TableStatus
+from stats.models import CountedTable, PendingTable
 from stats.services import table_record
 from tests.games.tables import table_started
 
@@ -40,3 +41,35 @@ def mixed_site(people: Any, bot: Any, finished_table: Any) -> dict[str, Any]:
     Table.objects.filter(pk=ids[1]).update(finished_at=long_ago)
     PendingTable.objects.filter(table_id=ids[1]).update(finished_at=long_ago)
     return {"people": [ada, bob, cy, basic], "ids": ids}
+
+
+def counted_many(
+    creator: User, *, seated: tuple[User, ...] = (), n: int = 3000
+) -> list[Table]:
+    """``n`` finished 3-player Alager tables, counted (a marker each, no
+    statistics), seated by ``seated`` when given: a big site's history, for
+    the tests that hold a read bounded by what is still to count."""
+    at = timezone.now()
+    tables = Table.objects.bulk_create(
+        Table(
+            game="alager",
+            players=3,
+            status=TableStatus.FINISHED,
+            created_by=creator,
+            outcome={"places": [1, 2, 3]},
+            finished_at=at,
+        )
+        for _ in range(n)
+    )
+    Seat.objects.bulk_create(
+        Seat(table=t, index=i, user=u, bot_level=u.bot_level if u.is_bot else None)
+        for t in tables
+        for i, u in enumerate(seated)
+    )
+    CountedTable.objects.bulk_create(
+        CountedTable(
+            table=t, game=t.game, players=3, finished_at=at, rated=True, contribution={}
+        )
+        for t in tables
+    )
+    return tables

@@ -25,7 +25,7 @@ from stats.models import CountedTable, GameProgress, PendingTable
 from stats.selectors import computed_through_get, last_modified
 from stats.services import stats_rebuild, table_record, table_recount
 from tests.races import run_together
-from tests.stats.sites import QUICK
+from tests.stats.sites import QUICK, counted_many
 
 pytestmark = pytest.mark.django_db
 
@@ -183,24 +183,7 @@ def test_the_read_touches_the_progress_rows_only(people, finished_table) -> None
     )
     first = _counted_queries()
 
-    at = timezone.now()
-    tables = Table.objects.bulk_create(
-        Table(
-            game="alager",
-            players=3,
-            status=TableStatus.FINISHED,
-            created_by=ada,
-            outcome={"places": [1, 2, 3]},
-            finished_at=at,
-        )
-        for _ in range(3000)
-    )
-    CountedTable.objects.bulk_create(
-        CountedTable(
-            table=t, game=t.game, players=3, finished_at=at, rated=True, contribution={}
-        )
-        for t in tables
-    )
+    counted_many(ada)
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE stats_countedtable, stats_gameprogress")
 

@@ -29,7 +29,7 @@ from stats.selectors import (
     player_tables_uncounted,
     table_list_uncounted,
 )
-from tests.stats.sites import mixed_site
+from tests.stats.sites import counted_many, mixed_site
 
 pytestmark = pytest.mark.django_db
 
@@ -139,29 +139,7 @@ def test_still_to_count_reads_rows_of_queued_tables_only(
     of the tables and seats than the queued tables have."""
     site = mixed_site(people, bot, finished_table)
     ada, basic = site["people"][0], site["people"][3]
-    at = timezone.now()
-    tables = Table.objects.bulk_create(
-        Table(
-            game="alager",
-            players=3,
-            status=TableStatus.FINISHED,
-            created_by=ada,
-            outcome={"places": [1, 2, 3]},
-            finished_at=at,
-        )
-        for _ in range(3000)
-    )
-    Seat.objects.bulk_create(
-        Seat(table=t, index=i, user=u, bot_level="basic" if u == basic else None)
-        for t in tables
-        for i, u in enumerate((ada, basic, basic))
-    )
-    CountedTable.objects.bulk_create(
-        CountedTable(
-            table=t, game=t.game, players=3, finished_at=at, rated=True, contribution={}
-        )
-        for t in tables
-    )
+    counted_many(ada, seated=(ada, basic, basic))
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE games_table, games_seat, stats_pendingtable")
 
