@@ -8,6 +8,7 @@ from django.db import OperationalError
 
 from stats.selectors import table_list_uncounted
 from stats.services import table_record
+from stats.services.reconcile import stats_reconcile as reconcile
 
 
 @shared_task(
@@ -40,3 +41,18 @@ def stats_sweep() -> int:
     for table_id in ids:
         stats_record_table.delay(table_id)
     return len(ids)
+
+
+@shared_task(ignore_result=True)
+def stats_reconcile() -> int:
+    """Queue finished tables that nothing would count and repair progress
+    rows that disagree with their markers (``stats.services.reconcile``).
+
+    Run by Celery beat (``CELERY_BEAT_SCHEDULE["stats-reconcile"]``, every
+    ``STATS_RECONCILE_SECONDS``): a safety net under the queue and the sweep,
+    for drift the count itself never makes (processes of an earlier release
+    during a deploy, a table deleted by hand). Returns how many tables it
+    queued and progress rows it repaired; each repair is logged at WARNING.
+    """
+    done = reconcile()
+    return done.queued_count + len(done.progress)

@@ -324,6 +324,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "task": "stats.tasks.stats_sweep",
         "schedule": env.float("STATS_SWEEP_SECONDS", default=300.0),
     },
+    # Queue finished tables neither counted nor queued, and repair progress
+    # rows that disagree with the counted tables (docs/stats.md).
+    "stats-reconcile": {
+        "task": "stats.tasks.stats_reconcile",
+        "schedule": env.float("STATS_RECONCILE_SECONDS", default=86400.0),
+    },
 }
 #: The sweep leaves tables that finished less than this long ago to their own task.
 STATS_SWEEP_GRACE_SECONDS = env.float("STATS_SWEEP_GRACE_SECONDS", default=60.0)

@@ -10,6 +10,7 @@ read one row a game instead of every marker.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from django.db.models import Count, Max
 
@@ -55,27 +56,35 @@ def progress_recounted(*, old: CountedTable, new: CountedTable) -> None:
     row.save(update_fields=["counted_at"])
 
 
+def progress_expected(game: str) -> dict[str, Any] | None:
+    """Game ``game``'s progress row as its markers say it is: their number,
+    the last of them in finish order (``finished_at``, then table id), their
+    newest ``counted_at`` (the aggregate over every marker that the row
+    replaced); ``None`` when the game has no marker (and so no row)."""
+    markers = CountedTable.objects.filter(game=game)
+    last = (
+        markers.order_by("-finished_at", "-table_id")
+        .values_list("table_id", "finished_at")
+        .first()
+    )
+    if last is None:
+        return None
+    agg = markers.aggregate(n=Count("pk"), at=Max("counted_at"))
+    return {
+        "tables": agg["n"],
+        "last_table": last[0],
+        "last_finished_at": last[1],
+        "counted_at": agg["at"],
+    }
+
+
 def progress_refresh(*, games: Iterable[str]) -> None:
     """Read ``games``' rows again from their markers (the rebuild, once all
-    are written; a recount that removed a marker). A game with no marker
-    loses its row."""
+    are written; a recount that removed a marker; the reconciliation). A game
+    with no marker loses its row."""
     for game in sorted(set(games)):
-        markers = CountedTable.objects.filter(game=game)
-        last = (
-            markers.order_by("-finished_at", "-table_id")
-            .values_list("table_id", "finished_at")
-            .first()
-        )
-        if last is None:
+        expected = progress_expected(game)
+        if expected is None:
             GameProgress.objects.filter(game=game).delete()
-            continue
-        agg = markers.aggregate(n=Count("pk"), at=Max("counted_at"))
-        GameProgress.objects.update_or_create(
-            game=game,
-            defaults={
-                "tables": agg["n"],
-                "last_table": last[0],
-                "last_finished_at": last[1],
-                "counted_at": agg["at"],
-            },
-        )
+        else:
+            GameProgress.objects.update_or_create(game=game, defaults=expected)

@@ -136,12 +136,14 @@ def test_runserver_keeps_the_pool(tmp_path: Path, command: str, pool: bool) -> N
     "command",
     [
         ["stats_rebuild", "--no-progress"],
+        ["stats_reconcile"],
         ["rebuild_table_state", "--all", "--check"],
         ["rebuild_table_state", "1"],
         ["ensure_demo_accounts", "--bots-only"],
     ],
     ids=[
         "stats_rebuild",
+        "stats_reconcile",
         "rebuild_table_state_all",
         "rebuild_table_state_id",
         "ensure_demo_accounts",
