@@ -311,3 +311,28 @@ def test_at_once_with_counts_recounts_the_sweep_and_the_rebuild(
     assert matches == {"alkort": 4, "alager": 2}
     _same_as_before()
     assert stats_reconcile().progress == {}
+
+
+def test_prepare_reconciles_before_the_service_starts(
+    people, finished_table, monkeypatch, tmp_path
+) -> None:
+    """``manage.py prepare`` (``make run``, ``make up``) reconciles after
+    migrating, so a start after a deploy repairs what the previous release's
+    processes left; with nothing to repair it says nothing about it."""
+    from tests.config.test_up_prepare import _prepare
+
+    source = tmp_path / "source"
+    source.mkdir()
+    (source / "qa.css").write_text("body {}\n")
+    assert "reconcile" not in _prepare(source, tmp_path / "root").lower()
+    ada, bob = people(2)
+    lost = finished_table("alkort", [ada, bob], options=QUICK)
+    _unqueue(lost)
+
+    said = _prepare(source, tmp_path / "root")
+
+    assert (
+        f"Reconciled: queued 1 finished table that was neither counted nor queued "
+        f"({lost}: the statistics sweep counts it from its next run)." in said
+    )
+    assert tables_finished_unqueued() == []
