@@ -86,9 +86,9 @@ def stats_reconcile() -> Reconciled:
     rows that disagree with their markers; what it repaired (each repair is
     logged at WARNING: drift means something went wrong).
 
-    Lock: each game's writer lock in turn, one transaction per game, only
-    for a game where the read without the lock found something to queue, and
-    for every game's progress check (one read of that game's markers).
+    Lock: each game's writer lock in turn, one transaction per game, held
+    while the game's progress row is checked (one read of its markers' count)
+    and the tables the read without the lock found are read again and queued.
     """
     done = Reconciled()
     found: dict[str, list[int]] = {}
