@@ -78,6 +78,16 @@ class TableSummaryOutputSerializer(serializers.Serializer):
     )
     outcome = serializers.DictField(allow_null=True)
     created_at = serializers.DateTimeField()
+    active_at = serializers.DateTimeField(
+        help_text="When the table last moved on: its latest move (the deal at "
+        "the start, the last move once ended; on a timed table also an away "
+        "player back, whose clock restarts), or when it was opened or "
+        "abandoned in the lobby."
+    )
+    idle = serializers.BooleanField(
+        help_text="A match in play with no activity (active_at) for "
+        "TABLE_IDLE_HOURS (24) hours or more; false for every other table."
+    )
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
 
@@ -225,7 +235,7 @@ def _catalogue() -> list[dict[str, Any]]:
 
 
 class TableListApi(TableApi):
-    """List tables (filters: game, status, mine) or open a new one."""
+    """List tables (filters: game, status, mine, idle; order) or open a new one."""
 
     class FilterSerializer(serializers.Serializer):
         class Meta:
@@ -234,6 +244,21 @@ class TableListApi(TableApi):
         game = serializers.ChoiceField(choices=list(rules.GAMES), required=False)
         status = serializers.ChoiceField(choices=TableStatus.choices, required=False)
         mine = serializers.BooleanField(required=False, default=False)
+        idle = serializers.BooleanField(
+            required=False,
+            allow_null=True,
+            default=None,
+            help_text="true: only the idle matches (in play, no activity for "
+            "TABLE_IDLE_HOURS (24) hours or more); false: every other table; "
+            "absent: both.",
+        )
+        order = serializers.ChoiceField(
+            choices=list(selectors.ORDERS),
+            required=False,
+            default="created",
+            help_text="created: newest first (the default); active: latest "
+            "activity (active_at) first.",
+        )
         # Read by Pagination; checked here so a bad one is a 400.
         page = serializers.IntegerField(
             required=False, min_value=1, help_text="1-based page number."

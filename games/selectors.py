@@ -8,9 +8,12 @@ The cached state (which holds the seed) never leaves this module.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 import rules
 from accounts.models import User
@@ -22,19 +25,54 @@ from games.models import Seat, Table, TableStatus
 REVEALED = (TableStatus.FINISHED,)
 
 
+#: ``table_list``'s orders: newest first (the default), latest activity first.
+ORDERS = {
+    "created": ("-created_at", "-id"),
+    "active": ("-updated_at", "-created_at", "-id"),
+}
+
+
+def idle_since() -> datetime:
+    """A match in play whose last activity is older than this is idle
+    (``TABLE_IDLE_HOURS``)."""
+    return timezone.now() - timedelta(hours=settings.TABLE_IDLE_HOURS)
+
+
+def table_idle(table: Table) -> bool:
+    """Whether ``table`` is a match in play nobody has moved on for
+    ``TABLE_IDLE_HOURS`` (everyone walked away, and with no turn clock no bot
+    plays on)."""
+    return table.status == TableStatus.PLAYING and table.updated_at < idle_since()
+
+
 def table_list(
     *,
     user: User | None = None,
     game: str | None = None,
     status: str | None = None,
     mine: bool = False,
+    idle: bool | None = None,
+    order: str = "created",
 ) -> QuerySet[Table]:
-    """Tables, newest first; ``mine`` keeps those the user created or sits at."""
+    """Tables, newest first (``order="active"``: latest activity first);
+    ``mine`` keeps those the user created or sits at; ``idle`` keeps only the
+    matches in play idle for ``TABLE_IDLE_HOURS`` or more (True) or every
+    other table (False).
+
+    A table's activity is its ``updated_at``, which every stored move writes
+    (games.clock). It has no index of its own: one would make every move's
+    rewrite of the table row a non-HOT update (games/0006), and the list reads
+    the tables of a status anyway (docs/performance.md, "The lobby's lists").
+    """
     tables = Table.objects.select_related("created_by").prefetch_related("seats__user")
     if game:
         tables = tables.filter(game=game)
     if status:
         tables = tables.filter(status=status)
+    if idle is not None:
+        idle_tables = Q(status=TableStatus.PLAYING, updated_at__lt=idle_since())
+        tables = tables.filter(idle_tables if idle else ~idle_tables)
+    tables = tables.order_by(*ORDERS[order])
     if mine:
         if user is None or not user.is_authenticated:
             return tables.none()
@@ -102,6 +140,8 @@ def table_summary(*, table: Table) -> dict[str, Any]:
         "seed": table.seed if table.status in REVEALED else None,
         "outcome": table.outcome,
         "created_at": table.created_at,
+        "active_at": table.updated_at,
+        "idle": table_idle(table),
         "started_at": table.started_at,
         "finished_at": table.finished_at,
     }

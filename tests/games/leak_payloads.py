@@ -257,7 +257,7 @@ def body_text(body: Any) -> str:
 # --- indistinguishability: two tables an audience must not tell apart ----------
 
 #: Fields that say which table it is, not what happened at it.
-PER_TABLE = ("id", "created_at", "started_at", "finished_at")
+PER_TABLE = ("id", "created_at", "active_at", "started_at", "finished_at")
 
 
 def table_unnamed(table: Table, text: str) -> str:

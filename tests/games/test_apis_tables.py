@@ -57,7 +57,9 @@ def test_create_answers_201_with_the_table(player: Callable[..., Player]) -> Non
     assert response.status_code == 201
     body = response.json()
     table = Table.objects.get()
-    assert {k: body[k] for k in body if k not in ("created_at",)} == {
+    # A table just opened was last active when it was opened.
+    assert body["active_at"] >= body["created_at"]
+    assert {k: body[k] for k in body if k not in ("created_at", "active_at")} == {
         "id": table.pk,
         "game": "alkort",
         "title": "Alkort",
@@ -84,6 +86,7 @@ def test_create_answers_201_with_the_table(player: Callable[..., Player]) -> Non
         "legal_actions": [],
         "time_control": None,
         "deadline": None,
+        "idle": False,
     }
 
 

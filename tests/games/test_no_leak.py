@@ -36,7 +36,7 @@ CASES = [
     ("allegra", 3, {"rounds": 1, "max_turns_per_round": 24}),
 ]
 CHECKS = 5  # points per match at which every seat is checked
-PER_TABLE = ("id", "created_at", "started_at", "finished_at")
+PER_TABLE = ("id", "created_at", "active_at", "started_at", "finished_at")
 
 
 def _answers(who: Player, table: Table) -> tuple[dict[str, Any], Any, str]:
