@@ -12,6 +12,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
@@ -87,7 +88,7 @@ def _table_or_404(table_id: int) -> Any:
 @ensure_csrf_cookie
 def lobby(request: HttpRequest) -> HttpResponse:
     """The lobby: create a table, play bots in one click, join or watch."""
-    return _page(request, "lobby.html", "lobby")
+    return _page(request, "lobby.html", "lobby", idle_hours=settings.TABLE_IDLE_HOURS)
 
 
 @ensure_csrf_cookie

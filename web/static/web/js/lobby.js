@@ -254,6 +254,25 @@ for (const button of document.querySelectorAll(".quick-btn")) {
 
 const list = document.getElementById("table-list");
 let status = "lobby";
+// A match in play with no move for this many hours is idle (TABLE_IDLE_HOURS;
+// the API marks each table's "idle"): the Playing tab folds it under "Idle
+// tables"; Mine shows it, marked idle.
+const idleHours = Number(list.dataset.idleHours) || 24;
+let idleOpen = false;
+
+// "last move 3 days ago": how long a table in play has been still, in days
+// past the first day (timeAgo's date alone would not say how long).
+function sinceWords(iso) {
+  const seconds = Math.max(0, (Date.now() - new Date(iso).getTime()) / 1000);
+  if (seconds < 86400) return timeAgo(iso);
+  const days = Math.floor(seconds / 86400);
+  return `${days} day${days === 1 ? "" : "s"} ago`;
+}
+
+function whenText(table) {
+  if (table.status !== "playing") return timeAgo(table.created_at);
+  return `last move ${sinceWords(table.active_at)}`;
+}
 
 function seatsText(table) {
   return table.seats.map((seat) => seat.username
@@ -295,7 +314,8 @@ function tableRow(table) {
   return el("li", { class: "table-row", dataset: { table: table.id } },
     el("div", { class: "table-main" },
       el("strong", {}, `${table.title} #${table.id}`),
-      el("span", { class: "muted" }, ` ${table.players} players${table.rated ? " · rated" : ""} · by ${table.created_by} · ${timeAgo(table.created_at)}`),
+      table.idle ? el("span", { class: "tag idle" }, "idle") : null,
+      el("span", { class: "muted" }, ` ${table.players} players${table.rated ? " · rated" : ""} · by ${table.created_by} · ${whenText(table)}`),
       el("div", { class: "seats-line" }, seatsText(table))),
     el("div", { class: "table-actions" }, actions));
 }
@@ -316,16 +336,66 @@ function showList(key, build) {
   }
 }
 
+// What a row shows that can change: redrawn only when one of these did.
+function rowsKey(tables) {
+  return tables.map((t) => [t.id, t.status, t.seats, whenText(t), t.idle]);
+}
+
+// The Playing tab lists the matches with a move in the last idleHours, the
+// latest move first; the idle ones (everyone walked away, and with no turn
+// clock no bot plays on) are folded under "Idle tables (N)", closed until
+// opened, so a list of dead tables does not hide the live ones. One request
+// while the fold is closed, as before: in order of activity the live matches
+// come first, so the page holds them all whenever it reaches an idle one (or
+// the end), and the count tells how many idle ones follow. The open fold
+// reads the idle ones themselves.
+async function loadPlaying() {
+  const query = "/api/tables/?status=playing&order=active&page_size=30";
+  const [page, idleList] = await Promise.all([api(query), idleOpen ? api(`${query}&idle=true`) : null]);
+  if (status !== "playing") return; // another tab was chosen meanwhile
+  const live = page.results.filter((t) => !t.idle);
+  const complete = live.length < page.results.length || page.results.length === page.count;
+  const idleCount = idleList ? idleList.count : complete ? page.count - live.length : 0;
+  const idleRows = idleList ? idleList.results : page.results.filter((t) => t.idle);
+  const key = JSON.stringify(["playing", rowsKey(live), idleCount, rowsKey(idleRows)]);
+  showList(key, () => {
+    const box = document.createDocumentFragment();
+    box.append(live.length
+      ? el("ul", { class: "tables" }, live.map(tableRow))
+      : el("p", { class: "empty" }, idleCount
+        ? `No match has had a move in the last ${idleHours} hours.`
+        : "No matches in play right now."));
+    if (!idleCount) return box;
+    const fold = el("details", { class: "idle-tables", open: idleOpen },
+      el("summary", { dataset: { key: "idle-summary" } }, `Idle tables (${idleCount})`),
+      el("p", { class: "hint" }, `No move for ${idleHours} hours or more: everyone may have left. `
+        + "Their players find them under Mine and can play on."),
+      el("ul", { class: "tables" }, idleRows.map(tableRow)),
+      idleCount > idleRows.length
+        ? el("p", { class: "hint" }, `Showing the ${idleRows.length} most recently played of ${idleCount}.`)
+        : null);
+    fold.addEventListener("toggle", () => {
+      if (idleOpen === fold.open) return;
+      idleOpen = fold.open;
+      if (idleOpen) loadTables(); // read the idle matches themselves
+    });
+    box.append(fold);
+    return box;
+  });
+}
+
 async function loadTables() {
   const query = status === "mine" ? "mine=true" : `status=${status}`;
   try {
+    if (status === "playing") return await loadPlaying();
+    const asked = status;
     const page = await api(`/api/tables/?${query}&page_size=30`);
+    if (status !== asked) return; // another tab was chosen meanwhile
     // The same tables drawn again would only say "just now" older: skip.
-    const key = JSON.stringify([status, page.results.map((t) => [t.id, t.status, t.seats, timeAgo(t.created_at)])]);
+    const key = JSON.stringify([status, rowsKey(page.results)]);
     if (!page.results.length) {
       const empty = {
         lobby: "No open tables right now — create one, or play bots in one click.",
-        playing: "No matches in play right now.",
         finished: "No finished matches yet.",
         mine: "You have no tables yet.",
       }[status];
