@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.axe import violations
 from tests.e2e.conftest import keep_screenshot
 from tests.e2e.flows import sign_up, unique_name
 
@@ -46,6 +47,12 @@ for key, seating, hours in (
     )
     made[key] = table.pk
 print(json.dumps(made))
+"""
+
+MOVED = """
+from django.utils import timezone
+from games.models import Table
+Table.objects.filter(pk=TABLE).update(updated_at=timezone.now())
 """
 
 
@@ -96,9 +103,14 @@ def test_the_playing_tab_folds_away_matches_nobody_plays(
     expect(abandoned).to_be_visible()
     expect(abandoned).to_contain_text("last move 3 days ago")
     expect(abandoned.locator(".tag")).to_have_text("idle")
-    # It stays open across the list's refresh (every 5 s).
-    page.wait_for_timeout(5600)
+    # It stays open across the list's refresh (every 5 s), and the keyboard
+    # stays on its heading when the list is drawn again.
+    summary.focus()
+    live_manage(MOVED.replace("TABLE", str(made["hours"])))
+    expect(hours).to_contain_text("last move just now", timeout=8000)
     expect(fold).to_have_attribute("open", "")
+    assert page.evaluate("document.activeElement.dataset.key") == "idle-summary"
+    assert violations(page, "lobby, idle tables open @1440px") == []
     keep_screenshot(page, screenshot_dir, "lobby-playing-idle-1440")
 
     # Its player finds it under Mine, marked idle, with the way back to it.
@@ -129,4 +141,5 @@ def test_the_idle_fold_fits_a_phone(
     ).first.scroll_into_view_if_needed()
 
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert violations(page, "lobby, idle tables open @390px") == []
     keep_screenshot(page, screenshot_dir, "lobby-playing-idle-390")
