@@ -159,3 +159,16 @@ def test_a_bad_idle_or_order_is_a_400_naming_it(
     body = response.json()
     assert body["code"] == "invalid"
     assert field in body["message"]
+
+
+def test_an_empty_idle_or_order_means_the_default(
+    player: Callable[..., Player], three_matches: tuple[Table, Table, Table]
+) -> None:
+    """As an empty ``?status=`` means no filter (docs/api.md)."""
+    recent, abandoned, newest = three_matches
+    anyone = player(anonymous=True)
+
+    for query in ({"status": ""}, {"idle": ""}, {"order": ""}):
+        page = anyone.get("/api/tables/", **query)
+        assert page.status_code == 200, (query, page.json())
+        assert _ids(page.json()) == [newest.pk, abandoned.pk, recent.pk]
