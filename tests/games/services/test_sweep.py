@@ -43,3 +43,46 @@ def test_a_lost_turn_timer_is_fired_again() -> None:
 
     table.refresh_from_db()
     assert table.seq == 3  # seat 1's default move (a pass)
+
+
+def _abandoned(count: int, still_for: float) -> list[Table]:
+    """Untimed matches between people, a person to act: nothing to schedule."""
+    tables = [
+        table_started(seating=[UserFactory(), UserFactory()]) for _ in range(count)
+    ]
+    for table in tables:
+        _still_for(table, still_for)
+    return tables
+
+
+def test_a_bot_turn_lost_just_now_is_found_behind_many_abandoned_matches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Abandoned matches stay still for ever; a sweep that read the oldest
+    first never got past them to a table whose job was lost a moment ago."""
+    monkeypatch.setattr("games.services.sweep.BATCH", 2)
+    _abandoned(6, still_for=86_400)
+    waiting = table_started(seating=[UserFactory(), "basic"])
+    _still_for(waiting, 60)
+
+    assert turns_sweep() == 1
+
+    waiting.refresh_from_db()
+    assert waiting.seq > 2
+
+
+def test_a_bot_turn_lost_long_ago_is_found_within_a_few_sweeps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Behind more recently abandoned matches than one sweep reads, the
+    sweeps' cursor walks the older still tables in turn and wraps round."""
+    monkeypatch.setattr("games.services.sweep.BATCH", 2)
+    waiting = table_started(seating=[UserFactory(), "basic"])
+    _still_for(waiting, 7 * 86_400)
+    _abandoned(7, still_for=86_400)
+
+    found = [turns_sweep() for _ in range(4)]
+
+    assert sum(found) == 1  # the cursor reached it once, not on every sweep
+    waiting.refresh_from_db()
+    assert waiting.seq > 2
