@@ -56,7 +56,7 @@ def test_a_refused_database_ends_a_command_at_once_in_one_line(
         tmp_path,
         *command,
         DATABASE_URL=f"postgres://cardroom:db-s3cret@127.0.0.1:{port}/cardroom",
-        DB_POOL_TIMEOUT="10",
+        DB_POOL_TIMEOUT="60",
     )
 
     assert status == 1
@@ -64,8 +64,9 @@ def test_a_refused_database_ends_a_command_at_once_in_one_line(
         "DatabaseUnreachable: cannot connect to the database at "
         f"127.0.0.1:{port} (cardroom): Connection refused\n"
     )
-    # Python, Django and the command's imports; no wait for the pool.
-    assert took < 8, f"{took:.1f}s"
+    # Python, Django and the command's imports; no wait for the pool (60 s).
+    # The margin is wide: on a loaded machine the start alone took over 8 s.
+    assert took < 30, f"{took:.1f}s"
 
 
 @pytest.mark.timeout(90)
