@@ -14,13 +14,18 @@ both together.
   opponent met, once per meeting; partners and bots do not count), then game
   score (per table, how much better than the opponents' average the player
   scored in the game's own points, summed), then shared rank.
+* **Ranks** count places as in sports (standard competition ranking: equal
+  rows share the best place, and the next is skipped, "1, 1, 3"). In a team
+  event they count teams, not players: partners share their team's place and
+  the next team is 2nd ("1, 1, 2, 2"); teams level on everything share a
+  place and the team after them skips accordingly.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -93,11 +98,14 @@ def standings_rows(
     table_size: int,
     game: str,
     order: Sequence[int] = (),
+    teams: Mapping[int, str] | None = None,
 ) -> list[Row]:
     """Every entry's row, ranked best first.
 
     ``byes`` lists one entry id per bye taken. ``order`` (entry ids) breaks
     the remaining ties for listing only: tied rows share their rank.
+    ``teams`` (entry id to team name, a team event only) makes the ranks
+    count teams (see ``rank_rows``).
     """
     rows = {e: Row(entry=e) for e in entries}
     opponents: dict[int, list[int]] = defaultdict(list)
@@ -135,22 +143,44 @@ def standings_rows(
         row.points = row.points.quantize(Decimal("0.1"))
         row.buchholz = row.buchholz.quantize(Decimal("0.1"))
         row.game_score = row.game_score.quantize(Decimal("0.01"), ROUND_HALF_UP)
-    return rank_rows(list(rows.values()), order)
+    return rank_rows(list(rows.values()), order, teams)
 
 
-def rank_rows(rows: list[Row], order: Sequence[int] = ()) -> list[Row]:
-    """Sort by points, Buchholz, game score; equal rows share the best rank."""
+def rank_rows(
+    rows: list[Row],
+    order: Sequence[int] = (),
+    teams: Mapping[int, str] | None = None,
+) -> list[Row]:
+    """Sort by points, Buchholz, game score; equal rows share the best rank.
+
+    A row's rank is one more than the number of places strictly ahead of it:
+    entries, or with ``teams`` (entry id to team name) distinct teams, so that
+    partners share their team's place and the next team is 2nd. Partners play
+    every table together and score alike; tied teams are listed pair by pair
+    (the team of the first in ``order`` first).
+    """
     position = {e: i for i, e in enumerate(order)}
 
     def key(row: Row) -> tuple[Decimal, Decimal, Decimal]:
         return (-row.points, -row.buchholz, -row.game_score)
 
-    rows.sort(key=lambda r: (*key(r), position.get(r.entry, len(position)), r.entry))
-    rank = 0
+    def unit(row: Row) -> str | int:
+        return teams.get(row.entry, row.entry) if teams is not None else row.entry
+
+    def listed(row: Row) -> int:
+        return position.get(row.entry, len(position))
+
+    # A team is listed where its first-listed player would be.
+    team_first: dict[str | int, tuple[int, int]] = {}
+    for row in rows:
+        mark = (listed(row), row.entry)
+        team_first[unit(row)] = min(team_first.get(unit(row), mark), mark)
+    rows.sort(key=lambda r: (*key(r), team_first[unit(r)], listed(r), r.entry))
+    ahead: set[str | int] = set()
     for _, group in itertools.groupby(rows, key=key):
         members = list(group)
-        first = rank + 1
+        first = len(ahead) + 1
         for row in members:
             row.rank = first
-        rank += len(members)
+        ahead.update(unit(row) for row in members)
     return rows

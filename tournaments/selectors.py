@@ -151,12 +151,22 @@ def results_get(
 
 
 def standings_get(*, tournament: Tournament) -> list[Standing]:
-    """The cached standings, best first."""
-    return list(
+    """The cached standings, best first.
+
+    In a team event teams sharing a place are listed pair by pair (the team
+    of the lower starting number first), as ``scoring.rank_rows`` lists them.
+    """
+    rows = list(
         tournament.standings.select_related("entry__player").order_by(
             "rank", "entry__number", "entry_id"
         )
     )
+    if not tournament.team_event:
+        return rows
+    first: dict[str, int] = {}
+    for index, row in enumerate(rows):
+        first.setdefault(row.entry.team, index)
+    return sorted(rows, key=lambda r: (r.rank, first[r.entry.team]))
 
 
 def tournament_detail(*, tournament: Tournament) -> dict[str, Any]:

@@ -531,22 +531,16 @@ ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 
 def podium_of(standings: list[dict[str, Any]], teams: bool) -> list[dict[str, Any]]:
     """The podium the standings make: each rank up to 3rd, its names (or
-    teams). In a team event places count teams: the standings rank each
-    partner (partners share 1st, the next team's players are 3rd), so a
-    team's place is one more than the teams ranked ahead of it."""
+    teams), the ranks as they are (in a team event they count teams)."""
     steps: dict[int, list[str]] = {}
     for row in standings:
+        if row["rank"] > 3:
+            continue
         names = steps.setdefault(row["rank"], [])
         name = row["team"] if teams else row["username"]
         if name not in names:
             names.append(name)
-    podium, ahead = [], 0
-    for rank in sorted(steps):
-        place = ahead + 1 if teams else rank
-        ahead += len(steps[rank])
-        if place <= 3:
-            podium.append({"place": ORDINAL[place], "names": steps[rank]})
-    return podium
+    return [{"place": ORDINAL[r], "names": steps[r]} for r in sorted(steps)]
 
 
 def shown_podium(page: Any) -> list[dict[str, Any]]:
@@ -593,7 +587,9 @@ def test_a_finished_tournament_shows_its_winner_and_podium(
         assert shown_podium(page) == expected
         winner = page.locator("#winner")
         if teams:
-            # Two teams: the second stands 2nd, not 3rd as its partners rank.
+            # Two teams: the standings rank the second team's players 2nd
+            # (places count teams), and the podium stands it there.
+            assert [s["rank"] for s in detail["standings"]] == [1, 1, 2, 2]
             assert [step["place"] for step in expected] == ["1st", "2nd"]
             expect(winner).to_contain_text(f"Winning team: {winners[0]}")
             # The team's players are named with it.

@@ -525,6 +525,67 @@ def test_export_standings_csv(
     assert rows[1:] == expected
 
 
+def finished_pairs(
+    organiser: User, commit: Callable[[], AbstractContextManager[Any]]
+) -> Tournament:
+    """A one-round Alkort team event of three teams: two play, one has a bye."""
+    tournament = TournamentFactory(
+        name="Pairs", game="alkort", table_size=4, options={"target": 1},
+        team_event=True, fill_policy="byes", rounds=1,
+    )  # fmt: skip
+    services.registration_open(tournament_id=tournament.pk)
+    for team in ("Ravens", "Owls", "Crows", "Ravens", "Owls", "Crows"):
+        enter(tournament, 1, team=team)
+    services.round_seat(tournament_id=tournament.pk)
+    with commit():
+        services.round_start(tournament_id=tournament.pk, user=organiser)
+    for index, table in enumerate(round_tables(Round.objects.get())):
+        play_people(table, random.Random(index), commit)
+    services.round_finish(tournament_id=tournament.pk)
+    return tournament
+
+
+def team_ranks(rows: list[tuple[str, Decimal, Decimal, Decimal]]) -> list[int]:
+    """Standard competition ranking over teams: one more than the teams with
+    a line strictly ahead (points, then Buchholz, then game score)."""
+    return [
+        1 + len({t for t, *key in rows if tuple(key) > tuple(mine)})
+        for _, *mine in rows
+    ]
+
+
+def test_a_team_events_standings_and_export_rank_teams(
+    staff: Client, organiser: User, on_commit: Callable[[], AbstractContextManager[Any]]
+) -> None:
+    """Partners share their team's place and the next team is 2nd: the
+    panel's and the export's ranks count teams, as the podium does, and each
+    team's players are listed together."""
+    tournament = finished_pairs(organiser, on_commit)
+    stored = list(
+        tournament.standings.order_by("rank", "entry__number").values_list(
+            "entry__team", "points", "buchholz", "game_score", "rank"
+        )
+    )
+    ranks = team_ranks([row[:4] for row in stored])
+    assert [row[4] for row in stored] == ranks
+    # Three teams: whatever the table's result, the third team is 3rd at worst.
+    assert max(ranks) <= 3 and ranks[:2] == [1, 1]
+    detail = staff.get(f"/api/tournaments/{tournament.pk}/").json()
+    assert [s["rank"] for s in detail["standings"]] == ranks
+    response = staff.post(
+        CHANGELIST, {"action": "export_standings", "_selected_action": [tournament.pk]}
+    )
+    rows = list(csv.reader(io.StringIO(response.content.decode())))[1:]
+    assert [int(row[2]) for row in rows] == ranks
+    teams = [row[5] for row in rows]
+    assert teams[0] == teams[1] and teams[2] == teams[3] and teams[4] == teams[5]
+    page = staff.get(f"/admin/tournaments/tournament/{tournament.pk}/change/")
+    panel = page.content.decode().split("<th>rank</th>", 1)[1].split("</table>")[0]
+    cells = re.findall(r"<tr><td>(\d+)</td><td>[^<]*</td><td>([^<]*)</td>", panel)
+    assert [int(rank) for rank, _ in cells] == ranks
+    assert [team for _, team in cells] == teams
+
+
 # --- entries and the change page -----------------------------------------------
 
 

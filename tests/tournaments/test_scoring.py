@@ -127,3 +127,62 @@ def test_byes_score_and_count() -> None:
         (2, D("2.0"), 2, 1),
         (1, D("0.0"), 0, 2),
     ]
+
+
+def alkort_pairs(
+    first: tuple[int, int], second: tuple[int, int], drawn: bool = False
+) -> TableResult:
+    """``first`` beats ``second`` at an Alkort table of two pairs (or draws)."""
+    places = [1, 1, 1, 1] if drawn else [1, 3, 1, 3]
+    scores = [5, 5, 5, 5] if drawn else [10, 4, 10, 4]
+    return TableResult(
+        seats=(first[0], second[0], first[1], second[1]),
+        outcome={"scores": scores, "places": places, "winners": [0, 2]},
+        partners=((0, 2), (1, 3)),
+    )
+
+
+def test_a_team_event_ranks_teams_not_players() -> None:
+    # Four teams: A (1, 2) beats B (3, 4); C (5, 6) and D (7, 8) draw. The
+    # partners of A share 1st, C and D share 2nd (one team ahead of them),
+    # and B is 4th, three teams ahead: standard competition ranking of teams.
+    teams = {1: "A", 2: "A", 3: "B", 4: "B", 5: "C", 6: "C", 7: "D", 8: "D"}
+    rows = standings_rows(
+        entries=list(teams),
+        results=[alkort_pairs((1, 2), (3, 4)), alkort_pairs((5, 6), (7, 8), True)],
+        byes=[],
+        table_size=4,
+        game="alkort",
+        order=list(teams),
+        teams=teams,
+    )
+    assert [(r.entry, r.rank) for r in rows] == [
+        (1, 1), (2, 1), (5, 2), (6, 2), (7, 2), (8, 2), (3, 4), (4, 4),
+    ]  # fmt: skip
+
+
+def test_tied_teams_are_listed_pair_by_pair() -> None:
+    # Both teams level on everything: they share 1st, and each team's two
+    # players are listed together, whatever the starting numbers' order.
+    teams = {1: "A", 2: "B", 3: "A", 4: "B"}
+    rows = standings_rows(
+        entries=list(teams),
+        results=[],
+        byes=[],
+        table_size=4,
+        game="alkort",
+        order=[1, 2, 3, 4],
+        teams=teams,
+    )
+    assert [(r.entry, r.rank) for r in rows] == [(1, 1), (3, 1), (2, 1), (4, 1)]
+
+
+def test_an_individual_event_still_ranks_each_player() -> None:
+    rows = standings_rows(
+        entries=[1, 2, 3, 4],
+        results=[alkort_pairs((1, 2), (3, 4))],
+        byes=[],
+        table_size=4,
+        game="alkort",
+    )
+    assert [(r.entry, r.rank) for r in rows] == [(1, 1), (2, 1), (3, 3), (4, 3)]

@@ -38,6 +38,12 @@ def _compute(tournament: Tournament) -> tuple[list[scoring.Row], int]:
         for pk in selectors.seat_order(tournament=tournament)
         if pk not in never_played
     ]
+    # A team event ranks teams: partners share their team's place.
+    teams = (
+        dict(tournament.entries.values_list("pk", "team"))
+        if tournament.team_event
+        else None
+    )
     rows = scoring.standings_rows(
         entries=order,
         results=results,
@@ -45,6 +51,7 @@ def _compute(tournament: Tournament) -> tuple[list[scoring.Row], int]:
         table_size=tournament.table_size,
         game=tournament.game,
         order=order,
+        teams=teams,
     )
     return rows, counted
 

@@ -133,28 +133,21 @@ function standingsTable(t, me) {
 // podium of the top three, from the standings as they stand (their ranks and
 // tie-breaks: a tie shares its step, and a place nobody holds, as 2nd after
 // two shared firsts, has no step). In a team event each step names the team,
-// with its players under it, and places count teams: the standings rank each
-// partner (two partners share 1st, the next team's are 3rd), the podium puts
-// that next team 2nd, as one team is ahead of it.
+// with its players under it; the standings already rank teams there
+// (partners share their team's place, the next team is 2nd).
 function podiumSteps(t) {
   const team = Boolean(t.team_event);
   const steps = new Map();
   for (const s of results(t.standings || [])) {
-    if (s.rank > 3 && !team) continue;
+    if (s.rank > 3) continue;
     if (!steps.has(s.rank)) steps.set(s.rank, new Map());
     const key = team && s.team ? s.team : s.username;
     const names = steps.get(s.rank);
     if (!names.has(key)) names.set(key, []);
     names.get(key).push(s.username);
   }
-  let ahead = 0;
   return [...steps.entries()].sort(([a], [b]) => a - b)
-    .map(([rank, names]) => {
-      const place = team ? ahead + 1 : rank;
-      ahead += names.size;
-      return { rank: place, names: [...names.entries()].map(([name, players]) => ({ name, players })) };
-    })
-    .filter((step) => step.rank <= 3);
+    .map(([rank, names]) => ({ rank, names: [...names.entries()].map(([name, players]) => ({ name, players })) }));
 }
 
 function andList(words) {
