@@ -507,3 +507,69 @@ def test_a_move_whose_request_hangs_is_said_not_to_have_arrived(player: Any) -> 
     page.keyboard.press("Escape")  # the notice, read
     alkort_move(page)
     move_done(page, before)
+
+
+# Every text the connection label shows from now on, in order.
+RECORD_THE_LABEL = """() => {
+  const conn = document.getElementById('conn');
+  window.connSeen = [];
+  new MutationObserver(() => window.connSeen.push(conn.textContent))
+    .observe(conn, { childList: true, characterData: true, subtree: true });
+}"""
+
+
+@pytest.mark.timeout(120)
+def test_a_dropped_socket_with_no_line_left_is_never_called_live(player: Any) -> None:
+    """A socket dropped while the server cannot be reached at all: the label
+    said "live (polling)" at once, before any poll had answered, and only
+    the first poll's failure turned it to "reconnecting…". The page now says
+    it follows the table only once a poll has answered."""
+    person = player()
+    sign_up(person)
+    page = person.page
+    line = {"down": False}
+    sockets: list[Any] = []
+
+    def relay(ws: Any) -> None:
+        # The browser's sockets go through here; while the line is down a
+        # new one is closed as it opens.
+        if line["down"]:
+            ws.close()
+            return
+        sockets.append(ws)
+        server = ws.connect_to_server()
+        ws.on_message(server.send)
+        server.on_message(ws.send)
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), relay)
+    create_table(page, "alkort", 2, {"target": 2})
+    assert wait_turn(page) == "turn"
+    wait_live(page)
+    conn = page.locator("#conn")
+    expect(conn).to_have_text("live")
+    page.evaluate(RECORD_THE_LABEL)
+
+    # The line goes: REST fails, the socket is dropped and cannot come back.
+    line["down"] = True
+    tables = re.compile(r"/api/tables/")
+    page.route(tables, lambda route: route.abort())
+    sockets[-1].close()
+    page.wait_for_function("() => window.cardroom.client.mode === 'polling'")
+    expect(conn).to_have_text("reconnecting…")
+    page.wait_for_timeout(3000)  # a few polls and a try at the socket, all failing
+    seen = page.evaluate("window.connSeen")
+    assert seen and all(not text.startswith("live") for text in seen), seen
+    expect(conn).to_have_class(re.compile(r"\bdown\b"))
+    # The browser reports each failed poll; those, and only those, were meant.
+    failed = [
+        e for e in person.errors if "net::ERR_FAILED" in e and "/api/tables/" in e
+    ]
+    assert failed and failed == person.errors
+    person.errors.clear()
+
+    # The line is back: the page says so once it hears from the server.
+    page.unroute(tables)
+    line["down"] = False
+    expect(conn).to_have_text(re.compile(r"^live"), timeout=20_000)
+    wait_live(page)
+    expect(conn).to_have_text("live")

@@ -245,9 +245,15 @@ export class TableClient extends EventTarget {
   }
 
   fallBack() {
-    if (this.mode !== "polling") {
+    // Not "live" yet: the page follows the table only once a poll answers
+    // (with the line gone, the page said "live (polling)" until the first
+    // poll failed). So poll at once rather than after POLL_MS.
+    // (Before any socket opened, the label keeps saying "connecting…".)
+    const switched = this.mode !== "polling";
+    if (switched) {
+      const lost = this.mode === "socket";
       this.mode = "polling";
-      this.emit("connection", { mode: "polling", ok: true });
+      if (lost) this.emit("connection", { mode: "polling", ok: false, message: "Trying to reach the table over HTTP" });
     }
     if (this.pending && this.pending.via === "socket") {
       // The socket died before answering: retry the same command over REST
@@ -257,7 +263,12 @@ export class TableClient extends EventTarget {
       this.actRest(pending.action, pending.commandId, pending.expectedSeq)
         .then(pending.resolve, pending.reject);
     }
-    this.schedulePoll();
+    if (switched && !this.stopped) {
+      clearTimeout(this.pollTimer);
+      this.poll();
+    } else {
+      this.schedulePoll();
+    }
   }
 
   send(frame) {
