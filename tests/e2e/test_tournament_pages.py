@@ -623,3 +623,78 @@ def test_a_finished_tournament_shows_its_winner_and_podium(
             screenshot_dir,
             f"tournament-podium-{'teams' if teams else 'players'}-{width}",
         )
+
+
+# Every word of the podium's text that the browser broke over two lines: one
+# word (text between spaces) whose letters lie on more than one line.
+WORDS_BROKEN = """() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.getElementById('podium'), NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const match of node.data.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      if (tops.size > 1) broken.push(match[0]);
+    }
+  }
+  return broken;
+}"""
+
+# The names on the steps: each one's box, its step's, and its title.
+STEP_NAMES = """() => [...document.querySelectorAll('#podium .podium-step')].flatMap((step) => {
+  const box = step.getBoundingClientRect();
+  return [...step.querySelectorAll('[title]')].map((label) => {
+    const r = label.getBoundingClientRect();
+    return { title: label.title, text: label.textContent,
+             inside: r.left >= box.left - 0.5 && r.right <= box.right + 0.5 };
+  });
+})"""
+
+LONG_TEAMS = ("The Extraordinarily Longwinded Ravens of Featherstonehaugh", "Crows")
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("teams", [False, True], ids=["players", "teams"])
+def test_long_names_on_the_podium_break_between_words(
+    player: Any,
+    live_manage: Callable[[str], str],
+    screenshot_dir: Any,
+    teams: bool,
+) -> None:
+    """On a phone a long player's or team's name on a podium step wrapped
+    inside a word ("Featherstoneha / ugh"). A name now breaks only between
+    its words, a word too long for the step is cut with an ellipsis, and the
+    whole name is in its title and in the text a screen reader reads."""
+    person = player(390, 844)
+    name = sign_up(person, prefix="pod")
+    code = (
+        FINISHED_SET_UP.replace(
+            'names = [NAME] + [NAME + f"-{i}" for i in range(1, 4)]',
+            'names = [NAME] + ["Bartholomew" + NAME + f"Featherstonehaugh{i}" '
+            "for i in range(1, 4)]",
+        )
+        .replace('("Ravens", "Crows")', repr(LONG_TEAMS))
+        .replace("NAME", json.dumps(name))
+        .replace("TEAMS", str(teams))
+    )
+    made = json.loads(live_manage(code).strip().splitlines()[-1])
+    page = person.page
+    for width, height in ((390, 844), (1440, 900)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(f"/tournaments/{made['tournament']}/")
+        expect(page.locator("#podium")).to_be_visible()
+        assert page.evaluate(WORDS_BROKEN) == [], f"at {width}"
+        names = page.evaluate(STEP_NAMES)
+        assert names and all(n["inside"] for n in names), names
+        # The whole name stays in the text (and the title): cut only to the eye.
+        assert all(n["text"] == n["title"] for n in names), names
+        if teams:
+            assert {n["title"] for n in names} >= set(LONG_TEAMS)
+        assert page_width(page) <= width
+        keep_screenshot(
+            page,
+            screenshot_dir,
+            f"tournament-podium-long-{'teams' if teams else 'players'}-{width}",
+        )

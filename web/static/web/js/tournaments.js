@@ -150,8 +150,24 @@ function podiumSteps(t) {
     .map(([rank, names]) => ({ rank, names: [...names.entries()].map(([name, players]) => ({ name, players })) }));
 }
 
-function andList(words) {
-  return words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+// A name in the result (a podium step, the winner's line): it wraps only
+// between its words, each word a box of its own kept on one line, and a word
+// too long for the line (a long username) is cut with an ellipsis (CSS). The
+// whole name is in the title and in the text a screen reader reads. A
+// phone's step is a third of the screen: names wrapped inside a word there.
+function resultName(name, tag = "span", attrs = {}) {
+  const words = name.split(/\s+/).filter(Boolean);
+  return el(tag, { ...attrs, class: "result-name", title: name },
+    words.map((word, i) => [i ? " " : null, el("span", { class: "result-word" }, word)]).flat());
+}
+
+function resultPlayer(name) {
+  return resultName(name, "a", { href: `/players/${encodeURIComponent(name)}/` });
+}
+
+// Players' names as "a, b and c", each one a result name.
+function andNames(names) {
+  return names.flatMap((name, i) => [i ? (i === names.length - 1 ? " and " : ", ") : null, resultName(name)]);
 }
 
 function podiumPanel(t) {
@@ -167,14 +183,14 @@ function podiumPanel(t) {
       team ? (shared ? "Winning teams (shared first place): " : "Winning team: ") : (shared ? "Winners (shared first place): " : "Winner: "),
       ...first.flatMap((w, i) => [
         i ? (i === first.length - 1 ? " and " : ", ") : null,
-        team ? el("strong", {}, w.name) : el("strong", {}, playerLink(w.name)),
-        team ? el("span", { class: "muted" }, ` (${andList(w.players)})`) : null,
+        team ? el("strong", {}, resultName(w.name)) : el("strong", {}, resultPlayer(w.name)),
+        team ? el("span", { class: "muted" }, " (", andNames(w.players), ")") : null,
       ])));
   const step = ({ rank, names }) => el("li", { class: `podium-step place-${rank}`, "data-place": String(rank) },
     el("ul", { class: "podium-names" }, names.map((n) => el("li", { class: "podium-name", "data-name": n.name },
-      team ? [el("strong", { class: "seat-label", title: n.name }, el("span", { class: "seat-name" }, n.name)),
-        el("span", { class: "podium-players" }, n.players.flatMap((p, i) => (i ? [" & ", playerCut(p)] : [playerCut(p)])))]
-        : playerCut(n.name)))),
+      team ? [el("strong", {}, resultName(n.name)),
+        el("span", { class: "podium-players" }, n.players.flatMap((p, i) => (i ? [" & ", resultPlayer(p)] : [resultPlayer(p)])))]
+        : resultPlayer(n.name)))),
     el("div", { class: "podium-block" }, el("span", { class: "podium-place" }, ordinal(rank))));
   return el("section", { class: "panel result-panel", id: "podium", "aria-labelledby": "podium-h" },
     el("h2", { id: "podium-h" }, "Result"),
