@@ -237,6 +237,28 @@ def test_register_and_withdraw_after_the_start_are_409() -> None:
     assert Entry.objects.count() == 2
 
 
+def test_a_team_events_tied_teams_are_listed_pair_by_pair() -> None:
+    """Before any table ends every team shares 1st: the standings list each
+    team's players together, though their starting numbers alternate."""
+    tournament = published(
+        name="Pairs",
+        game="alkort",
+        table_size=4,
+        team_event=True,
+        options={"target": 1},
+    )
+    for team in ("Ravens", "Owls", "Ravens", "Owls"):
+        enter(tournament, 1, team=team)
+    services.round_seat(tournament_id=tournament.pk)
+    services.round_start(tournament_id=tournament.pk, user=UserFactory(is_staff=True))
+    services.standings_recompute(tournament_id=tournament.pk)
+    body = client_for().get(f"/api/tournaments/{tournament.pk}/").json()
+    assert [e["team"] for e in body["entries"]] == ["Ravens", "Owls"] * 2
+    assert [(s["rank"], s["team"]) for s in body["standings"]] == [
+        (1, "Ravens"), (1, "Ravens"), (1, "Owls"), (1, "Owls"),
+    ]  # fmt: skip
+
+
 def test_team_events_need_a_team_of_at_most_two() -> None:
     tournament = published(name="Pairs", game="alkort", table_size=4, team_event=True)
     user = UserFactory()

@@ -1,5 +1,9 @@
 """Data migrations of the tournaments app, run both ways with rows in the
-tables (on the test database, PostgreSQL)."""
+tables: on the test database (PostgreSQL) and, in a process of its own, on the
+embedded default's SQLite."""
+
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -62,15 +66,24 @@ finally:  # back to the latest, whatever follows 0003
 """
 
 
+BY_PLAYER = [1, 1, 3, 3, 5, 5, 7, 7]
+EXPECTED: dict[str, Any] = {
+    "before": {"Pairs": BY_PLAYER, "Fours": BY_PLAYER},
+    "forward": {"Pairs": [1, 1, 2, 2, 3, 3, 4, 4], "Fours": BY_PLAYER},
+    "backward": {"Pairs": BY_PLAYER, "Fours": BY_PLAYER},
+}
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.timeout(120)
 def test_a_team_events_stored_ranks_count_teams_and_back() -> None:
     out = migration_script_run(MIGRATE_BOTH_WAYS)
 
-    by_player = [1, 1, 3, 3, 5, 5, 7, 7]
-    assert out == {
-        "vendor": "postgresql",
-        "before": {"Pairs": by_player, "Fours": by_player},
-        "forward": {"Pairs": [1, 1, 2, 2, 3, 3, 4, 4], "Fours": by_player},
-        "backward": {"Pairs": by_player, "Fours": by_player},
-    }
+    assert out == {"vendor": "postgresql", **EXPECTED}
+
+
+@pytest.mark.timeout(120)
+def test_the_same_on_the_embedded_default(tmp_path: Path) -> None:
+    out = migration_script_run(MIGRATE_BOTH_WAYS, embedded=tmp_path)
+
+    assert out == {"vendor": "sqlite", **EXPECTED}
