@@ -163,10 +163,10 @@ def standings_get(*, tournament: Tournament) -> list[Standing]:
     )
     if not tournament.team_event:
         return rows
-    first: dict[str, int] = {}
+    first: dict[str | int, int] = {}
     for index, row in enumerate(rows):
-        first.setdefault(row.entry.team, index)
-    return sorted(rows, key=lambda r: (r.rank, first[r.entry.team]))
+        first.setdefault(row.entry.team or row.entry_id, index)
+    return sorted(rows, key=lambda r: (r.rank, first[r.entry.team or r.entry_id]))
 
 
 def tournament_detail(*, tournament: Tournament) -> dict[str, Any]:

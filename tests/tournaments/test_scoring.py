@@ -186,3 +186,18 @@ def test_an_individual_event_still_ranks_each_player() -> None:
         game="alkort",
     )
     assert [(r.entry, r.rank) for r in rows] == [(1, 1), (2, 1), (3, 3), (4, 3)]
+
+
+def test_an_entry_without_a_team_counts_as_its_own() -> None:
+    # A team event refuses an entry without a team; one there all the same
+    # (5, left out of ``teams``) is a place of its own, not one with others.
+    teams = {1: "A", 2: "A", 3: "B", 4: "B"}
+    rows = standings_rows(
+        entries=[1, 2, 5, 3, 4],
+        results=[alkort_pairs((1, 2), (3, 4))],
+        byes=[5],
+        table_size=4,
+        game="alkort",
+        teams=teams,
+    )
+    assert [(r.entry, r.rank) for r in rows] == [(1, 1), (2, 1), (5, 2), (3, 3), (4, 3)]

@@ -25,7 +25,7 @@ def _rerank(apps: Any, by_team: bool) -> None:
         for row in rows:
             mine = (row.points, row.buchholz, row.game_score)
             ahead = {
-                other.entry.team if by_team else other.entry_id
+                (other.entry.team or other.entry_id) if by_team else other.entry_id
                 for other in rows
                 if (other.points, other.buchholz, other.game_score) > mine
             }

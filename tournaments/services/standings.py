@@ -38,9 +38,10 @@ def _compute(tournament: Tournament) -> tuple[list[scoring.Row], int]:
         for pk in selectors.seat_order(tournament=tournament)
         if pk not in never_played
     ]
-    # A team event ranks teams: partners share their team's place.
+    # A team event ranks teams: partners share their team's place (an entry
+    # without a team, which a team event refuses, counts as one of its own).
     teams = (
-        dict(tournament.entries.values_list("pk", "team"))
+        {pk: team for pk, team in tournament.entries.values_list("pk", "team") if team}
         if tournament.team_event
         else None
     )
