@@ -319,7 +319,7 @@ def test_the_refresh_keeps_the_keyboard_focus(
     register = page.get_by_role("button", name="Register")
     register.focus()
     live_manage(FILL.replace("NAME", json.dumps(name)).replace("ID", str(made["open"])))
-    expect(page.locator("#entries li")).to_have_text([f"{name}-late"], timeout=10_000)
+    expect(page.locator("#entries li")).to_have_text([f"{name}-late"], timeout=20_000)
     assert page.evaluate("document.activeElement.textContent") == "Register"
     page.keyboard.press("Enter")
     expect(page.locator("#entries li")).to_have_count(2)
