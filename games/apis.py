@@ -81,12 +81,14 @@ class TableSummaryOutputSerializer(serializers.Serializer):
     active_at = serializers.DateTimeField(
         help_text="When the table last moved on: its latest move (the deal at "
         "the start, the last move once ended; on a timed table also an away "
-        "player back, whose clock restarts), or when it was opened or "
-        "abandoned in the lobby."
+        "player back, whose clock restarts), or in the lobby the latest of "
+        "its opening and a seat taken (a person joining, a bot added), or "
+        "when it was abandoned there."
     )
     idle = serializers.BooleanField(
-        help_text="A match in play with no activity (active_at) for "
-        "TABLE_IDLE_HOURS (24) hours or more; false for every other table."
+        help_text="An open table or a match in play with no activity "
+        "(active_at) for TABLE_IDLE_HOURS (24) hours or more; false for every "
+        "other table."
     )
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
@@ -248,9 +250,9 @@ class TableListApi(TableApi):
             required=False,
             allow_null=True,
             default=None,
-            help_text="true: only the idle matches (in play, no activity for "
-            "TABLE_IDLE_HOURS (24) hours or more); false: every other table; "
-            "absent: both.",
+            help_text="true: only the idle tables (open or in play, no "
+            "activity for TABLE_IDLE_HOURS (24) hours or more); false: every "
+            "other table; absent: both.",
         )
         order = serializers.ChoiceField(
             choices=list(selectors.ORDERS),

@@ -32,17 +32,22 @@ ORDERS = {
 }
 
 
+#: The tables that can be idle: those that go on only when someone acts.
+IDLE_STATUSES = (TableStatus.LOBBY, TableStatus.PLAYING)
+
+
 def idle_since() -> datetime:
-    """A match in play whose last activity is older than this is idle
-    (``TABLE_IDLE_HOURS``)."""
+    """An open table or a match in play whose last activity is older than
+    this is idle (``TABLE_IDLE_HOURS``)."""
     return timezone.now() - timedelta(hours=settings.TABLE_IDLE_HOURS)
 
 
 def table_idle(table: Table) -> bool:
     """Whether ``table`` is a match in play nobody has moved on for
     ``TABLE_IDLE_HOURS`` (everyone walked away, and with no turn clock no bot
-    plays on)."""
-    return table.status == TableStatus.PLAYING and table.updated_at < idle_since()
+    plays on), or an open table nobody has taken a seat at for as long (only
+    its creator can start it, and they went away)."""
+    return table.status in IDLE_STATUSES and table.updated_at < idle_since()
 
 
 def table_list(
@@ -56,10 +61,11 @@ def table_list(
 ) -> QuerySet[Table]:
     """Tables, newest first (``order="active"``: latest activity first);
     ``mine`` keeps those the user created or sits at; ``idle`` keeps only the
-    matches in play idle for ``TABLE_IDLE_HOURS`` or more (True) or every
-    other table (False).
+    open tables and matches in play idle for ``TABLE_IDLE_HOURS`` or more
+    (True) or every other table (False).
 
-    A table's activity is its ``updated_at``, which every stored move writes
+    A table's activity is its ``updated_at``: its opening, then each seat
+    taken in the lobby (``services.tables``), then every stored move
     (games.clock). It has no index of its own: one would make every move's
     rewrite of the table row a non-HOT update (games/0006), and the list reads
     the tables of a status anyway (docs/performance.md, "The lobby's lists").
@@ -70,7 +76,7 @@ def table_list(
     if status:
         tables = tables.filter(status=status)
     if idle is not None:
-        idle_tables = Q(status=TableStatus.PLAYING, updated_at__lt=idle_since())
+        idle_tables = Q(status__in=IDLE_STATUSES, updated_at__lt=idle_since())
         tables = tables.filter(idle_tables if idle else ~idle_tables)
     tables = tables.order_by(*ORDERS[order])
     if mine:

@@ -353,9 +353,11 @@ BOT_MOVE_DELAY = at_least("BOT_MOVE_DELAY", env.float("BOT_MOVE_DELAY", default=
 # strong bots' search caps (0.6-0.8 s); its moves come max(BOT_MOVE_DELAY,
 # BOT_THINK_TIME) apart (docs/security.md, "Bots' timing").
 BOT_THINK_TIME = at_least("BOT_THINK_TIME", env.float("BOT_THINK_TIME", default=1.0), 0)
-# Hours without a move after which a table in play counts as idle: the
-# lobby's Playing tab folds it away (a match everyone walked away from, with
-# no turn clock, stays in play for ever; docs/web.md, "Idle tables").
+# Hours without a move after which a table in play counts as idle, and
+# without a seat taken after which an open table does: the lobby's Playing
+# and Open tabs fold them away (a match everyone walked away from, with no
+# turn clock, stays in play for ever, and an open table whose creator went
+# away stays open for ever; docs/web.md, "Idle tables").
 TABLE_IDLE_HOURS = at_least(
     "TABLE_IDLE_HOURS", env.int("TABLE_IDLE_HOURS", default=24), 1
 )

@@ -197,8 +197,22 @@ def table_join(*, table_id: int, user: User, seat: int | None = None) -> Table:
         raise Conflict(
             "seat_taken", f"Seat {index} of table {table.pk} is taken."
         ) from exc
+    _seat_taken(table)
     followups_schedule(table=table)
     return table
+
+
+def _seat_taken(table: Table) -> None:
+    """A seat taken at an open table (a person joining, the creator adding a
+    bot) is its latest activity: ``updated_at``, which the tables list reads
+    to fold away the open tables nobody has come to for ``TABLE_IDLE_HOURS``
+    (``selectors.table_list``; docs/api.md). A seat given up is not: the
+    one who left says nothing of whether the creator will start.
+
+    Lock: the caller holds the table row. ``updated_at`` has no index, so
+    the write is a HOT update (docs/performance.md, "The lobby's lists").
+    """
+    table.save(update_fields=["updated_at"])
 
 
 @transaction.atomic
@@ -251,6 +265,7 @@ def table_add_bot(
         Seat.objects.bulk_create(
             Seat(table=table, index=index, user=bot, bot_level=level) for index in empty
         )
+        _seat_taken(table)
         followups_schedule(table=table)
     return table
 

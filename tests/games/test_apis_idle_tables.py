@@ -4,7 +4,10 @@ A match everyone walked away from without leaving (no turn clock, so no bot
 takes over) stays in play for ever. The list says when each table last
 moved on (``active_at``), can leave out or keep only the tables idle for
 longer than ``TABLE_IDLE_HOURS`` (``idle``), and can put the latest activity
-first (``order=active``), for the lobby's Playing tab (docs/api.md).
+first (``order=active``), for the lobby's Playing tab (docs/api.md). An open
+table whose creator went away stays open for ever too (only they can start
+it): its activity is the latest of its opening and its seats taken, and it
+is idle as long past it, for the lobby's Open tab.
 """
 
 from collections.abc import Callable
@@ -14,10 +17,11 @@ import pytest
 from django.test import override_settings
 from django.utils import timezone
 
+from accounts.models import User
 from games.models import Table, TableStatus
 from tests.accounts.factories import UserFactory
 from tests.games.conftest import Player
-from tests.games.factories import TableFactory
+from tests.games.factories import SeatFactory, TableFactory
 from tests.games.tables import table_started
 
 pytestmark = pytest.mark.django_db
@@ -66,16 +70,16 @@ def test_each_table_says_when_it_last_moved_on(
     }
 
 
-def test_only_a_match_in_play_is_ever_idle(
+def test_an_ended_table_is_never_idle(
     player: Callable[..., Player], three_matches: tuple[Table, Table, Table]
 ) -> None:
-    """A table left open in the lobby, or a match that ended, days ago is not
-    idle: idle says a match nobody plays on, not an old table."""
+    """A match that ended, or a table aborted in the lobby, days ago is not
+    idle: idle says a table nobody moves on any more, not an old table."""
     recent, abandoned, newest = three_matches
-    waiting = TableFactory()
     ended = table_started(seating=[UserFactory(), UserFactory()])
     Table.objects.filter(pk=ended.pk).update(status=TableStatus.FINISHED)
-    for table in (waiting, ended):
+    aborted = TableFactory(status=TableStatus.ABORTED)
+    for table in (ended, aborted):
         _last_move(table, 100)
     anyone = player(anonymous=True)
 
@@ -84,7 +88,7 @@ def test_only_a_match_in_play_is_ever_idle(
     unfiltered = anyone.get("/api/tables/", idle="").json()
 
     assert {t["id"] for t in listed if t["idle"]} == {abandoned.pk}
-    assert set(_ids(not_idle)) == {recent.pk, newest.pk, waiting.pk, ended.pk}
+    assert set(_ids(not_idle)) == {recent.pk, newest.pk, ended.pk, aborted.pk}
     assert unfiltered["count"] == 5
 
 
@@ -172,3 +176,97 @@ def test_an_empty_idle_or_order_means_the_default(
         page = anyone.get("/api/tables/", **query)
         assert page.status_code == 200, (query, page.json())
         assert _ids(page.json()) == [newest.pk, abandoned.pk, recent.pk]
+
+
+# --- open tables: opened, and nobody takes a seat -----------------------------
+
+
+@pytest.fixture
+def three_open() -> tuple[Table, Table, Table]:
+    """Three open tables, by creation: one opened 2 h ago, one whose creator
+    went away 3 days ago, one opened 10 minutes ago."""
+    recent, deserted, newest = (table_open(UserFactory()) for _ in range(3))
+    _last_move(recent, 2)
+    _last_move(deserted, 72)
+    _last_move(newest, 1 / 6)
+    return recent, deserted, newest
+
+
+def table_open(creator: User) -> Table:
+    """A two-player table ``creator`` opened and sits at, as the API opens it."""
+    table = TableFactory(created_by=creator)
+    SeatFactory(table=table, index=0, user=creator)
+    return table
+
+
+def test_an_open_table_nobody_took_a_seat_at_is_idle(
+    player: Callable[..., Player], three_open: tuple[Table, Table, Table]
+) -> None:
+    """Only its creator can start an open table: one opened days ago that
+    nobody has joined since is as dead as a match nobody moves on."""
+    recent, deserted, newest = three_open
+    anyone = player(anonymous=True)
+
+    listed = anyone.get("/api/tables/", status="lobby").json()["results"]
+    active = anyone.get("/api/tables/", status="lobby", idle="false").json()
+    idle = anyone.get("/api/tables/", status="lobby", idle="true").json()
+
+    assert {t["id"]: t["idle"] for t in listed} == {
+        recent.pk: False,
+        deserted.pk: True,
+        newest.pk: False,
+    }
+    assert _ids(active) == [newest.pk, recent.pk] and active["count"] == 2
+    assert _ids(idle) == [deserted.pk] and idle["count"] == 1
+
+
+def test_a_seat_taken_is_an_open_tables_activity(
+    player: Callable[..., Player], three_open: tuple[Table, Table, Table]
+) -> None:
+    """A person joining, or the creator adding a bot, moves an open table on:
+    it comes first in order of activity and is no longer idle."""
+    recent, deserted, newest = three_open
+    anyone = player(anonymous=True)
+    joined = player().post(f"/api/tables/{deserted.pk}/join/")
+    assert joined.status_code == 200, joined.json()
+
+    page = anyone.get("/api/tables/", status="lobby", order="active").json()
+
+    assert _ids(page) == [deserted.pk, newest.pk, recent.pk]
+    assert not page["results"][0]["idle"]
+    assert joined.json()["active_at"] == page["results"][0]["active_at"]
+
+    creator = player(recent.created_by)
+    added = creator.post(f"/api/tables/{recent.pk}/bots/", {"level": "basic"})
+    assert added.status_code == 200, added.json()
+    page = anyone.get("/api/tables/", status="lobby", order="active").json()
+    assert _ids(page) == [recent.pk, deserted.pk, newest.pk]
+
+
+def test_a_leave_is_not_activity(
+    player: Callable[..., Player], three_open: tuple[Table, Table, Table]
+) -> None:
+    """Someone giving up their seat says nothing of whether the creator
+    will start the table: a deserted table stays idle."""
+    recent, deserted, newest = three_open
+    someone = UserFactory()
+    SeatFactory(table=deserted, index=1, user=someone)
+    _last_move(deserted, 72)
+
+    left = player(someone).post(f"/api/tables/{deserted.pk}/leave/")
+    assert left.status_code == 200, left.json()
+
+    assert left.json()["idle"] is True
+    idle = player(anonymous=True).get("/api/tables/", status="lobby", idle="true")
+    assert _ids(idle.json()) == [deserted.pk]
+
+
+def test_mine_lists_a_creators_idle_open_table(
+    player: Callable[..., Player], three_open: tuple[Table, Table, Table]
+) -> None:
+    recent, deserted, newest = three_open
+
+    own = player(deserted.created_by).get("/api/tables/", mine="true").json()
+
+    assert _ids(own) == [deserted.pk]
+    assert own["results"][0]["idle"] is True

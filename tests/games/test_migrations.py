@@ -173,3 +173,81 @@ def test_a_cached_state_takes_the_new_shuffle_numbering_and_back(
     upgraded, kept = (Table.objects.get(pk=pk).state for pk in ids)
     assert game.load_state(upgraded) == replayed
     assert kept == fresh
+
+
+#: Before 0010 a join did not write the table's ``updated_at``: an open table
+#: someone joined after its opening, a table in play, and an open table whose
+#: last seat was taken when it was opened; 0010 and back.
+SEATS_TAKEN_BEFORE = """
+from datetime import datetime, timezone
+
+BEFORE = ("games", "0009_table_request")
+AFTER = ("games", "0010_table_lobby_activity")
+OPENED = datetime(2026, 11, 1, 12, 0, tzinfo=timezone.utc)
+JOINED = datetime(2026, 11, 3, 9, 30, tzinfo=timezone.utc)
+
+try:
+    apps = migrate(BEFORE)
+    User = apps.get_model("accounts", "User")
+    Table = apps.get_model("games", "Table")
+    Seat = apps.get_model("games", "Seat")
+    ada = User.objects.create(username="ada", username_folded="ada")
+    bo = User.objects.create(username="bo", username_folded="bo")
+    ids = {}
+    for key, status, joiner in (
+        ("joined", "lobby", bo), ("playing", "playing", bo), ("alone", "lobby", None)
+    ):
+        table = Table.objects.create(
+            game="alkort", players=2, created_by=ada, status=status
+        )
+        Seat.objects.create(table=table, index=0, user=ada)
+        if joiner is not None:
+            Seat.objects.create(table=table, index=1, user=joiner)
+        Seat.objects.filter(table=table).update(joined_at=OPENED)
+        Seat.objects.filter(table=table, index=1).update(joined_at=JOINED)
+        Table.objects.filter(pk=table.pk).update(updated_at=OPENED)
+        ids[key] = table.pk
+
+    def activity(apps):
+        Table = apps.get_model("games", "Table")
+        return {
+            key: Table.objects.get(pk=pk).updated_at.isoformat()
+            for key, pk in ids.items()
+        }
+
+    out["forward"] = activity(migrate(AFTER))
+    out["backward"] = activity(migrate(BEFORE))
+finally:  # back to the latest, whatever follows 0010
+    migrate_latest("games")
+"""
+
+SEATS_TAKEN_EXPECTED = {
+    "forward": {
+        "joined": "2026-11-03T09:30:00+00:00",
+        "playing": "2026-11-01T12:00:00+00:00",
+        "alone": "2026-11-01T12:00:00+00:00",
+    },
+    # Back, the activity stays: 0009 has nothing to undo.
+    "backward": {
+        "joined": "2026-11-03T09:30:00+00:00",
+        "playing": "2026-11-01T12:00:00+00:00",
+        "alone": "2026-11-01T12:00:00+00:00",
+    },
+}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(120)
+def test_an_open_table_takes_its_last_seat_taken_as_its_activity() -> None:
+    """0010: an open table joined before a join wrote ``updated_at`` is not
+    taken for idle from its opening alone (docs/api.md, ``active_at``)."""
+    out = migration_script_run(SEATS_TAKEN_BEFORE)
+
+    assert out == {"vendor": "postgresql", **SEATS_TAKEN_EXPECTED}
+
+
+@pytest.mark.timeout(120)
+def test_the_last_seat_taken_on_the_embedded_default(tmp_path: Path) -> None:
+    out = migration_script_run(SEATS_TAKEN_BEFORE, embedded=tmp_path)
+
+    assert out == {"vendor": "sqlite", **SEATS_TAKEN_EXPECTED}
