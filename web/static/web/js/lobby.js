@@ -254,14 +254,15 @@ for (const button of document.querySelectorAll(".quick-btn")) {
 
 const list = document.getElementById("table-list");
 let status = "lobby";
-// A match in play with no move for this many hours is idle (TABLE_IDLE_HOURS;
-// the API marks each table's "idle"): the Playing tab folds it under "Idle
-// tables"; Mine shows it, marked idle.
+// A match in play with no move for this many hours is idle, and so is an open
+// table nobody has taken a seat at for as long (TABLE_IDLE_HOURS; the API
+// marks each table's "idle"): the Playing and Open tabs fold them under "Idle
+// tables"; Mine shows them, marked idle.
 const idleHours = Number(list.dataset.idleHours) || 24;
-let idleOpen = false;
 
-// "last move 3 days ago": how long a table in play has been still, in days
-// past the first day (timeAgo's date alone would not say how long).
+// "last move 3 days ago", "opened 3 days ago": how long a table has been
+// still, in days past the first day (timeAgo's date alone would not say how
+// long).
 function sinceWords(iso) {
   const seconds = Math.max(0, (Date.now() - new Date(iso).getTime()) / 1000);
   if (seconds < 86400) return timeAgo(iso);
@@ -269,9 +270,14 @@ function sinceWords(iso) {
   return `${days} day${days === 1 ? "" : "s"} ago`;
 }
 
+// An open table says when it was opened and, if later, when a seat was last
+// taken (a join, a bot added): what its activity (active_at) is made of.
 function whenText(table) {
-  if (table.status !== "playing") return timeAgo(table.created_at);
-  return `last move ${sinceWords(table.active_at)}`;
+  if (table.status === "playing") return `last move ${sinceWords(table.active_at)}`;
+  if (table.status !== "lobby") return timeAgo(table.created_at);
+  const opened = `opened ${sinceWords(table.created_at)}`;
+  const taken = new Date(table.active_at) - new Date(table.created_at) >= 60000;
+  return taken ? `${opened}, last seat taken ${sinceWords(table.active_at)}` : opened;
 }
 
 function seatsText(table) {
@@ -341,43 +347,63 @@ function rowsKey(tables) {
   return tables.map((t) => [t.id, t.status, t.seats, whenText(t), t.idle]);
 }
 
-// The Playing tab lists the matches with a move in the last idleHours, the
-// latest move first; the idle ones (everyone walked away, and with no turn
-// clock no bot plays on) are folded under "Idle tables (N)", closed until
-// opened, so a list of dead tables does not hide the live ones. One request
-// while the fold is closed, as before: in order of activity the live matches
-// come first, so the page holds them all whenever it reaches an idle one (or
-// the end), and the count tells how many idle ones follow. The open fold
-// reads the idle ones themselves.
-async function loadPlaying() {
-  const query = "/api/tables/?status=playing&order=active&page_size=30";
-  const [page, idleList] = await Promise.all([api(query), idleOpen ? api(`${query}&idle=true`) : null]);
-  if (status !== "playing") return; // another tab was chosen meanwhile
+// The tabs that fold their idle tables away, and what they say. Open lists
+// the open tables with a seat taken (or opened) in the last idleHours,
+// Playing the matches with a move in them, the latest activity first; the
+// idle ones (a creator who walked away, since only they can start an open
+// table; a match everyone walked away from, with no turn clock for a bot to
+// play on) are folded under "Idle tables (N)", closed until opened, so a list
+// of dead tables does not hide the live ones.
+const FOLDED = {
+  lobby: {
+    none: "No open tables right now — create one, or play bots in one click.",
+    allIdle: `No table has been opened or joined in the last ${idleHours} hours — create one, or play bots in one click.`,
+    hint: `Nobody has taken a seat for ${idleHours} hours or more: whoever opened them may have left, `
+      + "and only they can start them. Their creators find them under Mine.",
+    more: "most recently opened or joined",
+  },
+  playing: {
+    none: "No matches in play right now.",
+    allIdle: `No match has had a move in the last ${idleHours} hours.`,
+    hint: `No move for ${idleHours} hours or more: everyone may have left. `
+      + "Their players find them under Mine and can play on.",
+    more: "most recently played",
+  },
+};
+// Whether each tab's fold is open: it stays as it was across refreshes.
+const idleOpen = { lobby: false, playing: false };
+
+// One request while the fold is closed, as before: in order of activity the
+// live tables come first, so the page holds them all whenever it reaches an
+// idle one (or the end), and the count tells how many idle ones follow. The
+// open fold reads the idle ones themselves.
+async function loadFolded(tab) {
+  const words = FOLDED[tab];
+  const query = `/api/tables/?status=${tab}&order=active&page_size=30`;
+  const [page, idleList] = await Promise.all([api(query), idleOpen[tab] ? api(`${query}&idle=true`) : null]);
+  if (status !== tab) return; // another tab was chosen meanwhile
   const live = page.results.filter((t) => !t.idle);
   const complete = live.length < page.results.length || page.results.length === page.count;
   const idleCount = idleList ? idleList.count : complete ? page.count - live.length : 0;
   const idleRows = idleList ? idleList.results : page.results.filter((t) => t.idle);
-  const key = JSON.stringify(["playing", rowsKey(live), idleCount, rowsKey(idleRows)]);
+  const key = JSON.stringify([tab, rowsKey(live), idleCount, rowsKey(idleRows)]);
   showList(key, () => {
     const box = document.createDocumentFragment();
     box.append(live.length
       ? el("ul", { class: "tables" }, live.map(tableRow))
-      : el("p", { class: "empty" }, idleCount
-        ? `No match has had a move in the last ${idleHours} hours.`
-        : "No matches in play right now."));
+      : el("p", { class: "empty" }, idleCount ? words.allIdle : words.none));
     if (!idleCount) return box;
-    const fold = el("details", { class: "idle-tables", open: idleOpen },
+    const fold = el("details", { class: "idle-tables", open: idleOpen[tab] },
       el("summary", { dataset: { key: "idle-summary" } }, `Idle tables (${idleCount})`),
-      el("p", { class: "hint" }, `No move for ${idleHours} hours or more: everyone may have left. `
-        + "Their players find them under Mine and can play on."),
+      el("p", { class: "hint" }, words.hint),
       el("ul", { class: "tables" }, idleRows.map(tableRow)),
       idleCount > idleRows.length
-        ? el("p", { class: "hint" }, `Showing the ${idleRows.length} most recently played of ${idleCount}.`)
+        ? el("p", { class: "hint" }, `Showing the ${idleRows.length} ${words.more} of ${idleCount}.`)
         : null);
     fold.addEventListener("toggle", () => {
-      if (idleOpen === fold.open) return;
-      idleOpen = fold.open;
-      if (idleOpen) loadTables(); // read the idle matches themselves
+      if (idleOpen[tab] === fold.open) return;
+      idleOpen[tab] = fold.open;
+      if (fold.open) loadTables(); // read the idle tables themselves
     });
     box.append(fold);
     return box;
@@ -387,7 +413,7 @@ async function loadPlaying() {
 async function loadTables() {
   const query = status === "mine" ? "mine=true" : `status=${status}`;
   try {
-    if (status === "playing") return await loadPlaying();
+    if (status in FOLDED) return await loadFolded(status);
     const asked = status;
     const page = await api(`/api/tables/?${query}&page_size=30`);
     if (status !== asked) return; // another tab was chosen meanwhile
@@ -395,7 +421,6 @@ async function loadTables() {
     const key = JSON.stringify([status, rowsKey(page.results)]);
     if (!page.results.length) {
       const empty = {
-        lobby: "No open tables right now — create one, or play bots in one click.",
         finished: "No finished matches yet.",
         mine: "You have no tables yet.",
       }[status];
