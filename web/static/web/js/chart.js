@@ -1,5 +1,8 @@
 // Small inline-SVG charts (no library, nothing from outside): a line chart
-// with an optional uncertainty band, and a bar chart.
+// with an optional uncertainty band, and a bar chart; `chartInWords` is the
+// same figures as text, for a screen reader and a keyboard.
+import { el } from "./api.js";
+
 const NS = "http://www.w3.org/2000/svg";
 
 function svg(tag, attrs = {}, text) {
@@ -90,4 +93,15 @@ export function barChart(bars, { title = "chart", width = 640, barHeight = 22, f
     root.append(svg("text", { x: left + w + 6, y: yPos + bar / 2 + fontSize * 0.36 }, String(Math.round(item.value * 100) / 100)));
   });
   return root;
+}
+
+// A chart's figures in words, under it: a picture's name alone ("alkort
+// rating history of ada") told a screen reader nothing of the ratings, and a
+// point's figures were only in its tooltip, which a pointer shows and a
+// keyboard never reaches. A fold, closed at first, so the chart looks as it
+// did; each line one point or bar, in the chart's order.
+export function chartInWords(lines, { id } = {}) {
+  return el("details", { class: "chart-words", id },
+    el("summary", {}, `The chart in words (${lines.length} ${lines.length === 1 ? "line" : "lines"})`),
+    el("ol", {}, lines.map((line) => el("li", {}, line))));
 }

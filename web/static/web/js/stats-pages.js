@@ -4,7 +4,7 @@
 // share. A 404 (an unknown player, or a server without the stats API) shows a
 // friendly empty state.
 import { api, el, emptyState, games, pager, plural, results, scrollBox, timeAgo } from "./api.js";
-import { barChart, lineChart } from "./chart.js";
+import { barChart, chartInWords, lineChart } from "./chart.js";
 import { seatLabel } from "./games/common.js";
 
 const page = document.body.dataset.page;
@@ -144,7 +144,10 @@ function firstPlayerTable(byPlayers) {
   return el("section", { class: "panel" }, el("h2", {}, "Does opening help?"),
     el("p", { class: "hint" }, "How often the player who opens the match wins it, against the share each player would win if opening made no difference (the mark)."),
     scrollBox("Opener's results", el("table", { class: "scores", id: "first-player" },
-      el("thead", {}, el("tr", {}, ["Players", "Matches", "Opener won", "", "Fair share", "Opener's average place"].map((h) => el("th", {}, h)))),
+      el("thead", {}, el("tr", {}, ["Players", "Matches", "Opener won",
+        // The bar's column: named for a screen reader, blank on screen.
+        el("span", { class: "visually-hidden" }, "Opener won against the fair share, as a bar"),
+        "Fair share", "Opener's average place"].map((h) => el("th", {}, h)))),
       el("tbody", {}, rows.map(([players, row]) => el("tr", {},
         el("th", {}, players), el("td", {}, fmt(row.matches)),
         el("td", {}, show("first_player_win_rate", row.first_player_win_rate)),
@@ -244,6 +247,7 @@ async function historyChart(username, game, bot) {
       ...chartSize(),
       height: narrow() ? 240 : 220,
     }),
+    chartInWords(points.map((p) => p.label)),
     el("p", { class: "hint" }, (fromStart ? `From the starting rating, each point is a rated ${unit}` : `Each point is a rated ${unit}`)
       + (bot ? ", with the place of every seat the bot held" : "")
       + "; the shaded band reaches up to μ, the skill estimate before the caution margin."
@@ -381,14 +385,18 @@ async function gameStats() {
     el("div", { class: "stats-grid" }, headline.filter((key) => key in data).map((key) => tile(key, data[key], game))),
     firstPlayerTable(data.first_player),
     totals.length
-      ? el("section", { class: "panel" }, el("h2", {}, "Over every match"),
-        barChart(ordered(totals).map(([key, value]) => ({ label: (TOTAL_LABELS[game] || {})[key] || labelOf(key, game), value })), {
-          title: `${data.title || game}: totals over every match`,
-          ...chartSize(),
-        }))
+      ? totalsChart(ordered(totals).map(([key, value]) => ({ label: (TOTAL_LABELS[game] || {})[key] || labelOf(key, game), value })),
+        `${data.title || game}: totals over every match`)
       : null,
     countedNote(data.computed_through),
   ].filter(Boolean));
+}
+
+// The game's totals, charted, and the same figures in words under the chart.
+function totalsChart(bars, title) {
+  return el("section", { class: "panel" }, el("h2", {}, "Over every match"),
+    barChart(bars, { title, ...chartSize() }),
+    chartInWords(bars.map((bar) => `${bar.label}: ${fmt(bar.value)}`)));
 }
 
 const run = { player: profile, leaderboard, "game-stats": gameStats }[page];
