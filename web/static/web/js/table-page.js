@@ -519,11 +519,22 @@ function render() {
 }
 
 const conn = document.getElementById("conn");
+// The server out of reach, and back: read out once each, as a move is. The
+// top bar's "reconnecting…" alone was never heard, and a screen-reader user
+// played on into "your move may not have arrived" with no word why. A socket
+// handing over to REST polling is no loss (the table is still followed).
+let reachable = true;
 client.addEventListener("connection", (event) => {
   const { mode, ok, message } = event.detail;
   conn.className = `conn ${ok ? mode : "down"}`;
   conn.textContent = !ok ? "reconnecting…" : mode === "socket" ? "live" : "live (polling)";
   conn.title = message || (mode === "socket" ? "Connected over WebSocket" : "Following the table over HTTP");
+  if (ok !== reachable) {
+    reachable = ok;
+    announce(ok
+      ? "Connected again: the table is up to date."
+      : "The connection to the table is lost: reconnecting. Moves by others show when it is back.");
+  }
 });
 client.addEventListener("change", render);
 client.addEventListener("checking", render);
