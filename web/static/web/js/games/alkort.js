@@ -66,9 +66,11 @@ function scoreboard(ctx) {
   return el("div", { class: "scoreboard" }, [0, 1].map((side) => el("div", { class: "side-score" },
     // Two players: the side is a person, named on one line like every seat.
     ctx.view.players === 2 ? seatLabel(sideName(ctx, side), "strong") : el("strong", {}, sideName(ctx, side)),
+    // "3 / 10" read as "3 slash 10", beside the tricks' number: said in words.
     el("span", { class: "points" },
       el("span", { class: "big" }, `${v.scores[side]}`),
-      el("span", { class: "muted" }, ` / ${v.target}`)),
+      el("span", { class: "muted", "aria-hidden": "true" }, ` / ${v.target}`),
+      el("span", { class: "visually-hidden" }, ` of ${v.target} points to win the match,`)),
     el("div", { class: "meter" }, el("span", { style: `width:${Math.min(100, (100 * v.scores[side]) / v.target)}%` })),
     el("span", { class: "muted" }, `${v.tricks_won.sides[side]} trick${v.tricks_won.sides[side] === 1 ? "" : "s"} this deal`))));
 }

@@ -63,7 +63,8 @@ export function cardButton(card, { label, does, onpick, selected, czech, key, ex
 export function faceDownRow(count, className = "cards-row small") {
   return el("div", {
     class: className, role: "img",
-    "aria-label": `${count} face-down card${count === 1 ? "" : "s"}`,
+    // A hand played out is "no cards", not "0 face-down cards".
+    "aria-label": count ? `${count} face-down card${count === 1 ? "" : "s"}` : "no cards",
   }, Array.from({ length: count }, () => {
     const back = cardBack();
     back.setAttribute("aria-hidden", "true");
