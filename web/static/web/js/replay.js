@@ -56,8 +56,13 @@ function show(at) {
     || frame.event.type.split(".").pop().replaceAll("_", " ").replace(/^./, (c) => c.toUpperCase());
   // One span: the bar is a flex box, which set each piece of text apart.
   stepText.replaceChildren(el("span", {}, withNames(`Step ${index + 1} of ${frames.length}: ${line}`)));
+  // The step shown is marked for a screen reader too (it was a tint only).
   for (const item of logList.children) {
-    item.classList.toggle("current", Number(item.dataset.index) === index);
+    const current = Number(item.dataset.index) === index;
+    item.classList.toggle("current", current);
+    const button = item.querySelector("button");
+    if (current) button.setAttribute("aria-current", "step");
+    else button.removeAttribute("aria-current");
   }
   const current = logList.querySelector(".current");
   if (current) current.scrollIntoView({ block: "nearest" });
