@@ -204,6 +204,10 @@ async function createOnce(settings) {
   showError(errorBox, "");
   if (!currentUser()) return loginFirst();
   creating = true;
+  // The button pressed goes off under the keyboard, and the browser drops
+  // focus to the page's top: on a refusal it comes back to that button, so a
+  // keyboard user tries again from where they were, not from the top bar.
+  const pressed = document.activeElement;
   for (const button of createButtons) button.disabled = true;
   try {
     await openTable(settings());
@@ -211,6 +215,8 @@ async function createOnce(settings) {
     showError(errorBox, err.message);
     creating = false;
     for (const button of createButtons) button.disabled = false;
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (lost && createButtons.includes(pressed)) pressed.focus();
   }
 }
 
