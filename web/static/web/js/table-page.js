@@ -29,6 +29,7 @@ let lobbyLine = null; // the turn bar's last lobby line: a change is read out
 let heard = [];
 let heardTimer = null;
 const announcer = document.getElementById("announcer");
+const pageTitle = document.title;
 // At most this many moves are read out at once; the rest are in the log.
 const HEARD_MAX = 4;
 // A move unanswered this long is said to be on its way (a slow network).
@@ -314,6 +315,11 @@ function renderTurn(ctx) {
   if (!line.isEqualNode(text)) text.replaceWith(line);
   const myTurn = Boolean(ctx.legal.length);
   bar.classList.toggle("my-turn", myTurn);
+  // The tab's title says it too: a player in another tab, or a screen reader
+  // moving between tabs (which reads the title first), learns it is their turn.
+  // (Not while the move is on its way.)
+  const title = myTurn && !busy ? `Your turn · ${pageTitle}` : pageTitle;
+  if (document.title !== title) document.title = title;
   if (myTurn && !wasMyTurn) announce(line.textContent);
   wasMyTurn = myTurn;
   // Someone took or left a seat: said once, as a move is (not on arrival).
