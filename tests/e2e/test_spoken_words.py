@@ -61,3 +61,19 @@ def test_scores_hands_and_the_replay_step_are_said_in_words(player: Any) -> None
             line = current.inner_text()
             assert line in page.locator("#step-text").inner_text(), (key, line)
     assert page.get_by_role("list", name="Moves").count() == 1
+
+
+@pytest.mark.timeout(120)
+def test_the_ring_sign_of_allegra_is_not_read_out(player: Any) -> None:
+    """The last grid's foot ends in "↺" (the ring turns back to the first
+    grid): a screen reader read "anticlockwise open circle arrow" after the
+    name of the seat it shares its column with."""
+    person = player()
+    sign_up(person)
+    page = person.page
+    create_table(page, "allegra", 3)
+    page.locator(".grid-foot").first.wait_for()
+    feet = page.locator(".grid-foot")
+    assert "↺" in "".join(feet.all_text_contents())
+    for foot in feet.all():
+        assert "↺" not in foot.aria_snapshot()

@@ -158,7 +158,9 @@ function grids(ctx) {
     el("div", { class: "grid-foot muted" }, el("span", { class: "wide-only" }, "column 4 shared with "),
       el("span", { class: "narrow-only" }, "col. 4 with "),
       sharedWith === ctx.seat ? el("span", {}, "you") : seatLabel(ctx.names(sharedWith)),
-      wraps && n > 2 ? el("span", {}, " ↺") : null));
+      // The ring's turn back to its first grid: a sign for the eye ("column 4
+      // shared with …" already says it), not read out as "anticlockwise arrow".
+      wraps && n > 2 ? el("span", { "aria-hidden": "true" }, " ↺") : null));
   });
   // It scrolls sideways on a phone: a keyboard can scroll it too. The number
   // of grids sizes the cells (cardroom.css), so a desktop shows every grid.
