@@ -77,3 +77,25 @@ def test_the_ring_sign_of_allegra_is_not_read_out(player: Any) -> None:
     assert "↺" in "".join(feet.all_text_contents())
     for foot in feet.all():
         assert "↺" not in foot.aria_snapshot()
+
+
+@pytest.mark.timeout(180)
+def test_a_profiles_table_links_name_their_table(player: Any) -> None:
+    """Each of a profile's latest tables ends in "result · replay": a screen
+    reader's list of the page's links read "result", "replay", "result", …
+    with no word of which table each opens."""
+    person = player()
+    name = sign_up(person)
+    page = person.page
+    table_id = create_table(page, "alkort", 2, {"target": 1})
+    play_to_end(page, "alkort")
+    page.goto(f"/players/{name}/")
+    row = page.locator(f"#recent-tables [data-table='{table_id}']")
+    row.wait_for()
+    for word, href in (
+        ("result", f"/tables/{table_id}/"),
+        ("replay", f"/tables/{table_id}/replay/"),
+    ):
+        link = row.get_by_role("link", name=f"{word} of Alkort #{table_id}", exact=True)
+        assert link.get_attribute("href") == href
+        assert link.inner_text() == word  # the screen keeps its short word

@@ -329,14 +329,18 @@ async function recentTables(username, catalogue) {
   const mine = [...byId.values()]
     .sort((a, b) => Date.parse(b.finished_at) - Date.parse(a.finished_at) || b.id - a.id)
     .slice(0, RECENT);
+  const tableName = (t) => `${(catalogue[t.game] || { title: t.game }).title} #${t.id}`;
   return el("section", { class: "panel", id: "recent-tables" }, el("h2", {}, "Latest finished tables"),
     mine.length
       ? el("ul", { class: "tables" }, mine.map((t) => el("li", { class: "table-row", dataset: { table: t.id } },
-        el("span", {}, `${(catalogue[t.game] || { title: t.game }).title} #${t.id}`,
+        el("span", {}, tableName(t),
           t.places.length ? ` · ${placesText(t.places)}${t.players ? ` of ${t.players}` : ""}` : "",
           t.left ? " · left, a bot played on" : "", ` · ${timeAgo(t.finished_at)}`),
         el("span", { class: "table-actions" },
-          el("a", { href: `/tables/${t.id}/` }, "result"), " · ", el("a", { href: `/tables/${t.id}/replay/` }, "replay")))))
+          // Named with their table: a screen reader's list of links read ten
+          // "result" and ten "replay", none saying which.
+          el("a", { href: `/tables/${t.id}/`, "aria-label": `result of ${tableName(t)}` }, "result"), " · ",
+          el("a", { href: `/tables/${t.id}/replay/`, "aria-label": `replay of ${tableName(t)}` }, "replay")))))
       : emptyState("No finished tables yet."));
 }
 
