@@ -17,6 +17,7 @@ Chromium comes from Debian (``make browsers``; ``make test`` installs it).
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import socket
@@ -146,9 +147,20 @@ def live_env() -> Iterator[dict[str, str]]:
 def live_manage(live_env: dict[str, str]) -> Callable[[str], str]:
     """Run Python in ``manage.py shell`` on the live server's database, as an
     organiser's admin work would leave it (what the page under test shows);
-    returns what it printed."""
+    returns what it printed.
+
+    Each script's factories count from a number of their own: a new shell's
+    ``UserFactory`` starts at ``player0`` again, so two scripts on one live
+    database (a worker's tests share it) made the same person and the second
+    failed on the unique username."""
+    scripts = itertools.count(1)
 
     def run(code: str) -> str:
+        start = next(scripts) * 100_000
+        code = (
+            "from tests.accounts.factories import UserFactory as _People\n"
+            f"_People.reset_sequence({start})\n{code}"
+        )
         done = subprocess.run(
             [sys.executable, "manage.py", "shell", "--verbosity", "0", "-c", code],
             cwd=ROOT,
