@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from tests.e2e.axe import violations
 from tests.e2e.conftest import keep_screenshot
 from tests.e2e.flows import sign_up
-from tests.e2e.layout import page_width
+from tests.e2e.layout import broken_words, page_width
 
 # What an organiser leaves behind in the admin: one tournament taking
 # registrations, one whose first round is in play (three people at 2-player
@@ -698,3 +698,121 @@ def test_long_names_on_the_podium_break_between_words(
             screenshot_dir,
             f"tournament-podium-long-{'teams' if teams else 'players'}-{width}",
         )
+
+
+# The same people registering for a second event (its entries' list).
+LONG_ENTRIES = """
+import json
+from accounts.models import User
+from tests.tournaments.factories import TournamentFactory
+from tournaments import services
+from tournaments.models import Entry
+
+names = NAMES
+tournament = TournamentFactory(
+    name="Next of " + names[0], game="alkort", table_size=4 if TEAMS else 2, team_event=TEAMS,
+)
+services.registration_open(tournament_id=tournament.pk)
+for i, username in enumerate(names):
+    team = TEAM_NAMES[i % 2] if TEAMS else ""
+    Entry.objects.create(tournament=tournament, player=User.objects.get(username=username), team=team)
+print(json.dumps({"tournament": tournament.pk}))
+"""
+
+# Each name (an element with a title) in the standings, the rounds and the
+# entries as shown: its text, whether it is all within the visible part of
+# its box (a table's scroll box at its start), whether the eye sees it cut
+# (an ellipsis), on how many lines.
+NAMES_SHOWN = """() => [...document.querySelectorAll('#standings, #rounds, #entries')].flatMap((list) => {
+  const box = (list.closest('.table-scroll') || list).getBoundingClientRect();
+  return [...list.querySelectorAll('[title]')].filter((n) => n.getClientRects().length).map((n) => {
+    const r = n.getBoundingClientRect();
+    const lines = new Set([...n.querySelectorAll('.seat-name, .result-word')]
+      .map((w) => Math.round(w.getBoundingClientRect().top)));
+    return { list: list.id, title: n.title, text: n.textContent, lines: lines.size,
+             inside: r.left >= box.left - 0.5 && r.right <= box.right + 0.5 };
+  });
+})"""
+
+# The standings' number cells: alignment and figures, per column.
+NUMBERS = """() => [...document.querySelectorAll('#standings tbody td:not(.team)')].map((cell) => {
+  const style = getComputedStyle(cell);
+  return style.textAlign + ' ' + style.fontVariantNumeric;
+})"""
+
+
+@pytest.mark.timeout(150)
+@pytest.mark.parametrize("teams", [False, True], ids=["players", "teams"])
+def test_long_names_in_the_standings_rounds_and_entries_read_on_a_phone(
+    player: Any,
+    live_manage: Callable[[str], str],
+    screenshot_dir: Any,
+    teams: bool,
+) -> None:
+    """On a phone the standings' Team column broke a long team's name inside
+    a word and the table's scroll edge cut it off ("The Extraordinaril"), and
+    the entries broke a long username over lines. Names there, in the rounds
+    and the entries break only between words, a word too long is cut with an
+    ellipsis (whole in its title and its text), and at 390 px every name
+    stands whole on the screen: only the numbers scroll, right-aligned. The
+    signed-in player's line stays tinted and tagged *you*."""
+    person = player(390, 844)
+    name = sign_up(person, prefix="std", length=40)
+    others = [f"Bartholomew{name}Featherstonehaugh{i}" for i in range(1, 4)]
+    code = (
+        FINISHED_SET_UP.replace(
+            'names = [NAME] + [NAME + f"-{i}" for i in range(1, 4)]',
+            f"names = {[name, *others]!r}",
+        )
+        .replace('("Ravens", "Crows")', repr(LONG_TEAMS))
+        .replace("NAME", json.dumps(name))
+        .replace("TEAMS", str(teams))
+    )
+    made = json.loads(live_manage(code).strip().splitlines()[-1])
+    entries = LONG_ENTRIES.replace("TEAM_NAMES", repr(LONG_TEAMS)).replace(
+        "NAMES", repr([*others, name])
+    )
+    opened = json.loads(
+        live_manage(entries.replace("TEAMS", str(teams))).strip().splitlines()[-1]
+    )
+    page = person.page
+    for width, height in ((390, 844), (1440, 900)):
+        page.set_viewport_size({"width": width, "height": height})
+        for event in (made, opened):
+            page.goto(f"/tournaments/{event['tournament']}/")
+            shown = "#standings" if event is made else "#entries"
+            expect(page.locator(shown)).to_be_visible()
+            assert broken_words(page, "#standings, #rounds, #entries") == [], width
+            names = page.evaluate(NAMES_SHOWN)
+            assert names and all(n["inside"] for n in names), (width, names)
+            # Cut only to the eye: the whole name in the text and the title.
+            assert all(n["text"] == n["title"] for n in names), names
+            titles = {n["title"] for n in names}
+            assert titles >= {name, *others}, titles
+            if teams:
+                assert titles >= set(LONG_TEAMS), titles
+            # A username is one line; a team's name at most two words' lines
+            # more than it has breaks to give.
+            assert all(n["lines"] == 1 for n in names if n["title"] != LONG_TEAMS[0])
+            assert page_width(page) <= width
+            keep_screenshot(
+                page,
+                screenshot_dir,
+                f"tournament-{shown[1:]}-long-{'teams' if teams else 'players'}-{width}",
+            )
+        page.goto(f"/tournaments/{made['tournament']}/")
+        expect(page.locator("#standings")).to_be_visible()
+        mine = page.locator("#standings tbody tr[aria-current=true]")
+        expect(mine).to_have_count(1)
+        expect(mine.locator(".you")).to_be_visible()
+        # The tag stays on the name's line.
+        label = mine.locator(".seat-label").bounding_box()
+        you = mine.locator(".you").bounding_box()
+        assert label and you and abs(you["y"] - label["y"]) < label["height"], (
+            label,
+            you,
+        )
+        tint = "e => getComputedStyle(e).backgroundColor"
+        other = page.locator("#standings tbody tr:not([aria-current])").first
+        assert mine.locator("th").evaluate(tint) != other.locator("th").evaluate(tint)
+        assert set(page.evaluate(NUMBERS)) == {"right tabular-nums"}

@@ -82,12 +82,8 @@ async function list() {
   root.replaceChildren(el("section", { class: "panel" }, listed, ...under));
 }
 
-function playerLink(name) {
-  return el("a", { href: `/players/${encodeURIComponent(name)}/` }, name);
-}
-
-// A name in the standings and the rounds' tables, on one line: a long one is
-// cut with an ellipsis, whole in its title (seatLabel). It hid the points'
+// A name in the standings, the rounds' tables and the entries, on one line: a
+// long one is cut with an ellipsis, whole in its title (seatLabel). It hid the points'
 // columns past the standings' edge and took four lines of a round's table.
 function playerCut(name) {
   return seatLabel(name, "a", { href: `/players/${encodeURIComponent(name)}/` });
@@ -99,7 +95,7 @@ function entriesPanel(t) {
   return el("section", { class: "panel" }, el("h2", {}, `Registered (${count})`),
     entries.length
       ? el("ol", { class: "entries", id: "entries" }, entries.map((e) => el("li", {},
-        playerLink(e.username), e.team ? el("span", { class: "muted" }, ` · ${e.team}`) : null)))
+        playerCut(e.username), e.team ? el("span", { class: "muted" }, " · ", resultName(e.team)) : null)))
       : emptyState("Nobody has registered yet."));
 }
 
@@ -116,16 +112,25 @@ function standingsTable(t, me) {
     ["Wins", (s) => String(s.wins)],
   ];
   if (standings.some((s) => s.byes)) columns.push(["Byes", (s) => String(s.byes)]);
-  return scrollBox("Standings", el("table", { class: "scores", id: "standings" },
-    el("thead", {}, el("tr", {}, ["#", "Player", t.team_event ? "Team" : null, ...columns.map(([h]) => h)].filter(Boolean).map((h) => el("th", {}, h)))),
+  const team = Boolean(t.team_event);
+  // A team's name as the podium writes it (resultName): whole words only.
+  // On a phone it stands under the player's name, the Team column hidden
+  // (CSS): beside it, it was cut by the box's edge ("The Extraordinaril").
+  const teamName = (s) => (s.team ? resultName(s.team) : "—");
+  return scrollBox("Standings", el("table", { class: `scores standings${team ? " team-event" : ""}`, id: "standings" },
+    el("thead", {}, el("tr", {},
+      el("th", { class: "num" }, "#"), el("th", {}, "Player"), team ? el("th", { class: "team" }, "Team") : null,
+      columns.map(([h]) => el("th", { class: "num" }, h)))),
     el("tbody", {}, standings.map((s) => {
       const mine = Boolean(me) && s.username === me;
       return el("tr", { class: [s.withdrawn ? "withdrawn" : "", mine ? "mine" : ""].join(" ").trim() || null, "aria-current": mine ? "true" : null },
-      el("td", {}, String(s.rank)),
-      el("th", {}, playerCut(s.username), mine ? [" ", el("span", { class: "you" }, "you")] : null,
-        s.withdrawn ? el("span", { class: "tag warn" }, "withdrawn") : null),
-      t.team_event ? el("td", {}, s.team || "—") : null,
-      ...columns.map(([, value]) => el("td", {}, value(s))));
+      el("td", { class: "num" }, String(s.rank)),
+      el("th", { class: "standing-name" },
+        el("span", { class: "standing-player" }, playerCut(s.username), mine ? [" ", el("span", { class: "you" }, "you")] : null,
+          s.withdrawn ? [" ", el("span", { class: "tag warn" }, "withdrawn")] : null),
+        team ? el("span", { class: "standing-team muted" }, teamName(s)) : null),
+      team ? el("td", { class: "team" }, teamName(s)) : null,
+      ...columns.map(([, value]) => el("td", { class: "num" }, value(s))));
     }))));
 }
 
@@ -220,7 +225,9 @@ function roundsList(t) {
       table.seats.flatMap((seat, i) => (i ? [" vs ", seatText(seat, table.outcome)] : [seatText(seat, table.outcome)])),
       table.status ? el("span", { class: "muted" }, ` (${table.status})`) : null,
       table.status === "finished" && table.table ? [" ", el("a", { href: `/tables/${table.table}/replay/` }, "replay")] : null))),
-    round.byes && round.byes.length ? el("p", { class: "hint" }, `Bye: ${round.byes.join(", ")}`) : null)));
+    round.byes && round.byes.length
+      ? el("p", { class: "hint" }, "Bye: ", round.byes.flatMap((name, i) => (i ? [", ", playerCut(name)] : [playerCut(name)])))
+      : null)));
 }
 
 // Where the signed-in player plays in the round under way: a link to their
