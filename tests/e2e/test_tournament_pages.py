@@ -791,8 +791,8 @@ def test_long_names_in_the_standings_rounds_and_entries_read_on_a_phone(
             assert titles >= {name, *others}, titles
             if teams:
                 assert titles >= set(LONG_TEAMS), titles
-            # A username is one line; a team's name at most two words' lines
-            # more than it has breaks to give.
+            # A username keeps to one line (only the long team's name may
+            # wrap, between its words).
             assert all(n["lines"] == 1 for n in names if n["title"] != LONG_TEAMS[0])
             assert page_width(page) <= width
             keep_screenshot(
