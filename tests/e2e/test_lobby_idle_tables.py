@@ -97,6 +97,13 @@ def _row(scope: Any, table: int) -> Any:
     return scope.locator(f"li[data-table='{table}']")
 
 
+def _listed(page: Any) -> list[str]:
+    """The tables of the unfolded list, in the order shown."""
+    return page.eval_on_selector_all(
+        "#table-list > ul.tables > li", "(rows) => rows.map((r) => r.dataset.table)"
+    )
+
+
 def _playing_tab(page: Any) -> None:
     page.click("#tab-playing")
     page.wait_for_selector("#table-list .idle-tables, #table-list ul.tables")
@@ -122,9 +129,7 @@ def test_the_playing_tab_folds_away_matches_nobody_plays(
     expect(latest).to_contain_text("last move just now")
     expect(hours).to_contain_text("last move 2 h ago")
     # The latest move first, although "hours" was created before "latest".
-    order = page.eval_on_selector_all(
-        "#table-list > ul.tables > li", "(rows) => rows.map((r) => r.dataset.table)"
-    )
+    order = _listed(page)
     assert order.index(str(made["latest"])) < order.index(str(made["hours"]))
     # The abandoned match is not in the list but folded, closed, under its count.
     expect(_row(active, made["abandoned"])).to_have_count(0)
@@ -222,9 +227,7 @@ def test_the_open_tab_folds_away_tables_nobody_will_start(
     fresh, joined = _row(active, made["fresh"]), _row(active, made["joined"])
     expect(fresh).to_contain_text("opened just now")
     expect(joined).to_contain_text("opened 3 days ago, last seat taken 2 h ago")
-    order = page.eval_on_selector_all(
-        "#table-list > ul.tables > li", "(rows) => rows.map((r) => r.dataset.table)"
-    )
+    order = _listed(page)
     assert order.index(str(made["fresh"])) < order.index(str(made["joined"]))
     for key in ("deserted", "mine"):
         expect(_row(active, made[key])).to_have_count(0)
