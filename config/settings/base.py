@@ -42,9 +42,13 @@ DEBUG = env.bool("DEBUG", default=False)
 ALLOWED_HOSTS: list[str] = env.list("ALLOWED_HOSTS", default=[])
 CSRF_TRUSTED_ORIGINS: list[str] = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
+from config.commands import runserver_command  # noqa: E402
+
 INSTALLED_APPS = [
-    # First, so that ``manage.py runserver`` serves the ASGI app (WebSockets too).
-    "daphne",
+    # First, so that ``manage.py runserver`` serves the ASGI app (WebSockets
+    # too); in that process only (config.commands.runserver_command): the
+    # servers, workers and other commands do not start through it.
+    *(["daphne"] if runserver_command() else []),
     "config.apps.AdminConfig",  # django.contrib.admin on our site
     # Before django.contrib.auth, so that its changepassword command (the name
     # in any case, as on the site) is the one manage.py runs.
