@@ -104,6 +104,23 @@ def _listed(page: Any) -> list[str]:
     )
 
 
+def _unfold(page: Any, table: int, says: str) -> tuple[Any, Any]:
+    """Check that ``table`` waits, hidden, in the closed idle fold, open the
+    fold and check its row (``says``, tagged idle); the fold and its heading."""
+    fold = page.locator("#table-list details.idle-tables")
+    expect(fold).not_to_have_attribute("open", "")
+    summary = fold.locator("summary")
+    # (This worker's other tests may have left idle tables of their own.)
+    expect(summary).to_have_text(re.compile(r"^Idle tables \(\d+\)$"))
+    row = _row(fold, table)
+    expect(row).to_be_hidden()
+    summary.click()
+    expect(row).to_be_visible()
+    expect(row).to_contain_text(says)
+    expect(row.locator(".tag")).to_have_text("idle")
+    return fold, summary
+
+
 def _playing_tab(page: Any) -> None:
     page.click("#tab-playing")
     page.wait_for_selector("#table-list .idle-tables, #table-list ul.tables")
@@ -133,17 +150,7 @@ def test_the_playing_tab_folds_away_matches_nobody_plays(
     assert order.index(str(made["latest"])) < order.index(str(made["hours"]))
     # The abandoned match is not in the list but folded, closed, under its count.
     expect(_row(active, made["abandoned"])).to_have_count(0)
-    fold = page.locator("#table-list details.idle-tables")
-    expect(fold).not_to_have_attribute("open", "")
-    summary = fold.locator("summary")
-    # (This worker's other tests may have left idle tables of their own.)
-    expect(summary).to_have_text(re.compile(r"^Idle tables \(\d+\)$"))
-    abandoned = _row(fold, made["abandoned"])
-    expect(abandoned).to_be_hidden()
-    summary.click()
-    expect(abandoned).to_be_visible()
-    expect(abandoned).to_contain_text("last move 3 days ago")
-    expect(abandoned.locator(".tag")).to_have_text("idle")
+    fold, summary = _unfold(page, made["abandoned"], "last move 3 days ago")
     # It stays open across the list's refresh (every 5 s), and the keyboard
     # stays on its heading when the list is drawn again.
     summary.focus()
@@ -231,17 +238,8 @@ def test_the_open_tab_folds_away_tables_nobody_will_start(
     assert order.index(str(made["fresh"])) < order.index(str(made["joined"]))
     for key in ("deserted", "mine"):
         expect(_row(active, made[key])).to_have_count(0)
-    fold = page.locator("#table-list details.idle-tables")
-    expect(fold).not_to_have_attribute("open", "")
-    summary = fold.locator("summary")
-    expect(summary).to_have_text(re.compile(r"^Idle tables \(\d+\)$"))
+    fold, summary = _unfold(page, made["deserted"], "opened 3 days ago")
     expect(fold.locator(".hint").first).to_contain_text("only they can start them")
-    deserted = _row(fold, made["deserted"])
-    expect(deserted).to_be_hidden()
-    summary.click()
-    expect(deserted).to_be_visible()
-    expect(deserted).to_contain_text("opened 3 days ago")
-    expect(deserted.locator(".tag")).to_have_text("idle")
     # Open, it stays open across the refresh, with the keyboard on it.
     summary.focus()
     page.wait_for_timeout(5600)
